@@ -1,4 +1,4 @@
-"""``wuzi bench [AREA ...]``: the performance figures, one ``BENCH <name> <value> <unit>`` line each.
+"""``wuzi bench [AREA ...]``: performance figures, one ``BENCH <name> <value> <unit>`` line each.
 
 Each area keeps its benchmarks in ``wuzi.<area>.bench`` with a function
 ``run(emit, quick)``; ``emit(name, value, unit)`` prints one figure at once (so a long run
@@ -8,7 +8,6 @@ shows progress). Targets live here, never in pass/fail tests.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
 from collections.abc import Callable
@@ -22,7 +21,7 @@ Emit = Callable[[str, float, str], None]
 def emit(name: str, value: float, unit: str) -> None:
     """Print one figure as ``BENCH <name> <value> <unit>``."""
     if isinstance(value, float):
-        text = f"{value:.4g}" if abs(value) < 1e6 else f"{value:.0f}"
+        text = f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
     else:
         text = str(value)
     print(f"BENCH {name} {text} {unit}", flush=True)
@@ -30,11 +29,10 @@ def emit(name: str, value: float, unit: str) -> None:
 
 def run_area(area: str, quick: bool = False) -> bool:
     """Run one area's benchmarks; False if the area has none yet."""
-    try:
-        module = importlib.import_module(f"wuzi.{area}.bench")
-    except ModuleNotFoundError as exc:
-        if exc.name not in (f"wuzi.{area}", f"wuzi.{area}.bench"):
-            raise
+    from wuzi.cli import optional_module
+
+    module = optional_module(f"wuzi.{area}.bench")
+    if module is None:
         print(f"# bench {area}: not built yet", file=sys.stderr, flush=True)
         return False
     started = time.perf_counter()
@@ -46,8 +44,10 @@ def run_area(area: str, quick: bool = False) -> bool:
 def _command(args: argparse.Namespace) -> int:
     unknown = [a for a in args.areas if a not in AREAS]
     if unknown:
-        print(f"wuzi bench: unknown area {unknown[0]!r}; choose from {', '.join(AREAS)}",
-              file=sys.stderr)
+        print(
+            f"wuzi bench: unknown area {unknown[0]!r}; choose from {', '.join(AREAS)}",
+            file=sys.stderr,
+        )
         return 2
     for area in args.areas or AREAS:
         run_area(area, quick=args.quick)
@@ -60,8 +60,12 @@ def register(subparsers: Any) -> None:
         help="performance figures (BENCH <name> <value> <unit>)",
         description="Run the benchmarks of every area, or of the areas named.",
     )
-    p.add_argument("areas", nargs="*", metavar="AREA",
-                   help=f"one of: {', '.join(AREAS)} (default: all)")
-    p.add_argument("--quick", action="store_true",
-                   help="shorter runs (smoke test of the benchmarks themselves)")
+    p.add_argument(
+        "areas", nargs="*", metavar="AREA", help=f"one of: {', '.join(AREAS)} (default: all)"
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="shorter runs (smoke test of the benchmarks themselves)",
+    )
     p.set_defaults(func=_command)

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from wuzi import __version__
 
@@ -24,6 +25,20 @@ COMMAND_MODULES = (
 )
 
 
+def optional_module(name: str) -> ModuleType | None:
+    """Import ``name``, or None if it (or a package above it) does not exist yet.
+
+    An area that is not built yet simply contributes no subcommand; an import error
+    *inside* an existing module is still raised, so a broken area is never silently hidden.
+    """
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not (name == exc.name or name.startswith(exc.name + ".")):
+            raise
+        return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="wuzi",
@@ -32,13 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"wuzi {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue  # an area that is not built yet
-        module.register(subparsers)
+        module = optional_module(name)
+        if module is not None:
+            module.register(subparsers)
     return parser
 
 

@@ -84,7 +84,8 @@ def _explain(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     rules = subparsers.add_parser(
-        "rules", help="judge positions: forbidden points, openings, explanations",
+        "rules",
+        help="judge positions: forbidden points, openings, explanations",
         description="The rules engine (Chinese 2013 / RIF renju rules) from the command line.",
     )
     sub = rules.add_subparsers(dest="rules_command", metavar="SUBCOMMAND", required=True)
@@ -121,10 +122,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--point", required=True, help="the point to explain, e.g. h8")
     p.set_defaults(func=_explain)
 
-    try:
-        from wuzi.rules import record_cli
-    except ModuleNotFoundError as exc:
-        if exc.name != "wuzi.rules.record_cli":
-            raise
-    else:
+    from wuzi.cli import optional_module
+
+    record_cli = optional_module("wuzi.rules.record_cli")  # lives with the record formats
+    if record_cli is not None:
         record_cli.register(sub)

@@ -21,7 +21,7 @@ class OccupiedPointError(RulesError):
 
 
 class IllegalMoveError(RulesError):
-    """A move the rules do not allow at this moment (wrong turn, not allowed by the opening step…)."""
+    """A move the rules do not allow now (wrong turn, not allowed by the opening step…)."""
 
 
 class GameOverError(RulesError):

@@ -33,9 +33,7 @@ def run_through(board: Board, p: Point, colour: int, dx: int, dy: int) -> list[P
     return [*back, p, *forward]
 
 
-def winning_row(
-    board: Board, p: Point, colour: int, *, overline_wins: bool
-) -> list[Point] | None:
+def winning_row(board: Board, p: Point, colour: int, *, overline_wins: bool) -> list[Point] | None:
     """The row that a stone of ``colour`` on ``p`` completes, or None.
 
     An exact five always wins; a run of six or more wins only if ``overline_wins``. When
