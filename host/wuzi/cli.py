@@ -20,6 +20,8 @@ COMMAND_MODULES = (
     "wuzi.rules.cli",
     "wuzi.clock.cli",
     "wuzi.tournament.cli",
+    "wuzi.link.cli",
+    "wuzi.sim.cli",
     "wuzi.bench",
     "wuzi.demo",
 )

@@ -65,12 +65,16 @@ class OpeningEvent:
     point: Point | None = None
     colour: Colour | None = None
     choice: str | None = None
+    number: int | None = None  # the number of a DECLARE event (``choice`` holds it as text too)
 
 
 @dataclass
 class OpeningState:
     """What the opening has produced so far; read by the game and the record."""
 
+    # Every stone physically on the board: the standing stones and any offers not yet decided
+    # (an offer the opponent did not keep is removed again). ``moves`` holds only the stones
+    # that stay, so a game follows ``moves`` and never needs ``board``.
     board: Board = field(default_factory=Board)
     moves: list[tuple[Point, Colour]] = field(default_factory=list)  # stones that stay, in order
     colours: dict[Seat, Colour] = field(
@@ -81,6 +85,8 @@ class OpeningState:
     kept_offer: Point | None = None
     declared: int | None = None  # N, when declared
     opening_id: str | None = None  # e.g. "7I", when a designated opening was recognised
+    opening_selection: str | None = None  # who set it: "opener", "lot", "referee", "players"
+    opening_orientation: int | None = None  # k of wuzi.rules.symmetry: stones = TABLE[k] of it
     events: list[OpeningEvent] = field(default_factory=list)
 
 
@@ -115,6 +121,12 @@ class OpeningProcedure(abc.ABC):
     def declare(self, n: int) -> None:
         """A number declared at a DECLARE step."""
         raise self._wrong("declare a number")
+
+    @property
+    def is_over(self) -> bool:
+        """True once the opening is over (``step()`` is None): plain alternating play follows,
+        with the colour whose stones are fewer (Black when equal) to move."""
+        return self.step() is None
 
     def colour_of(self, seat: Seat) -> Colour:
         return self.state.colours[seat]

@@ -1,0 +1,333 @@
+"""The sensor board's logic: scan, per-point debounce, numbered change log, protocol replies.
+
+The MCU is thin (Klipper's split): it reports debounced sensor states and keeps a RAM log so the
+host can ask for everything since event k after a lost frame or a reconnect; the host owns
+every judgement. This module knows nothing about ``machine``: the matrix driver (``matrix.py``
+on the MCU, a fake in tests and in the simulator) and the output port are passed in, and time
+comes in as ``now_ms`` (ticks_ms on the MCU), so the same code runs on the RP2040, under
+CPython and under MicroPython-on-WebAssembly in the tests.
+
+``scan()`` never allocates: every buffer is made here, in ``__init__``.
+"""
+
+try:
+    from wuzi.link import wire  # type: ignore[import-not-found, unused-ignore]  # on the host
+except ImportError:
+    import wire  # type: ignore[import-not-found, no-redef, unused-ignore]
+
+const = wire.const
+
+_ROWS = const(15)
+_COLS = const(15)
+_POINTS = const(225)
+_ENTRY = const(6)  # log entry: point u8, state u8, tick u32
+_REPLAY_BURST = const(8)  # replayed frames per poll(): bounded work per main-loop turn
+_MAX_STUCK = const(120)
+_BURST = const(5)  # this many changes in one scan is no hand: check for a stuck line
+
+
+class SensorBoard:
+    """One sensor board's firmware state.
+
+    ``matrix`` has ``read_row(row, out4)`` (row 0..14; ``out4`` gets black bits of columns
+    0..7, 8..14, then white bits likewise) and ``read_idle(out4)`` (no row powered: any bit
+    set is a stuck line). ``port`` has ``write(buf)``.
+    """
+
+    def __init__(
+        self,
+        matrix: object,
+        port: object,
+        serial: str,
+        revision: str,
+        boot_id: int,
+        debounce_scans: int = 4,
+        scan_us: int = 5000,
+        heartbeat_ms: int = 200,
+        snapshot_ms: int = 2000,
+        log_size: int = 512,
+    ) -> None:
+        if debounce_scans < 1 or debounce_scans > 250:
+            raise ValueError("debounce_scans must be 1..250")
+        self.matrix = matrix
+        self.port = port
+        self.serial = serial
+        self.revision = revision
+        self.boot_id = boot_id & wire.TICKS_MASK
+        self.debounce = debounce_scans
+        self.scan_us = scan_us
+        self.heartbeat_ms = heartbeat_ms
+        self.snapshot_ms = snapshot_ms
+        self.log_size = log_size
+        self.candidate = bytearray(_POINTS)
+        self.count = bytearray(_POINTS)
+        self.stable = bytearray(_POINTS)
+        self.unsettled = bytearray(_ROWS)
+        self.prev = bytearray(_ROWS * 4)
+        self.row = bytearray(4)
+        self.log = bytearray(log_size * _ENTRY)
+        self.evno = 0
+        self.seq = 0
+        self.scans = 0
+        self.max_scan_us = 0
+        self.last_heartbeat = 0
+        self.last_snapshot = 0
+        self.replay_next = 0
+        self.decoder = wire.Decoder()
+        self.f_change = wire.Frame(wire.T_CHANGE, wire.LEN_CHANGE)
+        self.f_replay = wire.Frame(wire.T_CHANGE, wire.LEN_CHANGE)
+        self.f_heartbeat = wire.Frame(wire.T_HEARTBEAT, wire.LEN_HEARTBEAT)
+        self.f_snapshot = wire.Frame(wire.T_SNAPSHOT, wire.LEN_SNAPSHOT)
+        self.f_info = wire.Frame(wire.T_INFO, wire.LEN_INFO)
+        self.f_error = wire.Frame(wire.T_ERROR, wire.LEN_ERROR)
+        self.f_selftest = wire.Frame(wire.T_SELFTEST, 6 + 2 * _MAX_STUCK)
+        self.stuck = bytearray(_POINTS)
+        self.announced = False
+
+    # -- output -------------------------------------------------------------------------
+
+    def _send(self, frame: wire.Frame) -> None:
+        buf = frame.seal(self.seq)
+        self.seq = (self.seq + 1) & 0xFF
+        self.port.write(buf)  # type: ignore[attr-defined]
+
+    def send_info(self, now_ms: int) -> None:
+        f = self.f_info
+        b = f.buf
+        at = f.body
+        b[at + wire.INFO_MAJOR] = wire.PROTOCOL_MAJOR
+        b[at + wire.INFO_MINOR] = wire.PROTOCOL_MINOR
+        b[at + wire.INFO_KIND] = wire.KIND_SENSOR
+        b[at + wire.INFO_DEBOUNCE] = self.debounce
+        wire.put_u16(b, at + wire.INFO_SCAN_US, self.scan_us)
+        wire.put_u32(b, at + wire.INFO_BOOT, self.boot_id)
+        wire.put_u32(b, at + wire.INFO_EVNO, self.evno)
+        wire.put_u32(b, at + wire.INFO_TICK, now_ms & wire.TICKS_MASK)
+        wire.put_text(b, at + wire.INFO_SERIAL, self.serial, wire.TEXT_LEN)
+        wire.put_text(b, at + wire.INFO_REVISION, self.revision, wire.TEXT_LEN)
+        self._send(f)
+
+    def send_heartbeat(self, now_ms: int) -> None:
+        f = self.f_heartbeat
+        b = f.buf
+        at = f.body
+        wire.put_u32(b, at, self.boot_id)
+        wire.put_u32(b, at + 4, self.evno)
+        wire.put_u32(b, at + 8, now_ms & wire.TICKS_MASK)
+        wire.put_u16(b, at + 12, self.scans & 0xFFFF)
+        wire.put_u16(b, at + 14, self.max_scan_us if self.max_scan_us < 0xFFFF else 0xFFFF)
+        self.max_scan_us = 0
+        self._send(f)
+
+    def send_snapshot(self, now_ms: int, reason: int = 0) -> None:
+        f = self.f_snapshot
+        b = f.buf
+        at = f.body
+        wire.put_u32(b, at, self.evno)
+        wire.put_u32(b, at + 4, now_ms & wire.TICKS_MASK)
+        b[at + 8] = reason
+        wire.pack_cells(self.stable, b, at + 9)
+        self._send(f)
+
+    def _send_error(self, code: int, msg_type: int) -> None:
+        b = self.f_error.buf
+        b[wire.HEADER_LEN] = code
+        b[wire.HEADER_LEN + 1] = msg_type & 0xFF
+        self._send(self.f_error)
+
+    # -- scanning -----------------------------------------------------------------------
+
+    def scan(self, now_ms: int) -> None:
+        """Read every row once; a point whose reading held for ``debounce`` scans is reported."""
+        matrix = self.matrix
+        row_buf = self.row
+        prev = self.prev
+        candidate = self.candidate
+        count = self.count
+        stable = self.stable
+        n = self.debounce
+        before = self.evno
+        for r in range(_ROWS):
+            matrix.read_row(r, row_buf)  # type: ignore[attr-defined]
+            at = r * 4
+            if (
+                self.unsettled[r] == 0
+                and prev[at] == row_buf[0]
+                and prev[at + 1] == row_buf[1]
+                and prev[at + 2] == row_buf[2]
+                and prev[at + 3] == row_buf[3]
+            ):
+                continue  # nothing moved on this row and nothing is still counting
+            prev[at] = row_buf[0]
+            prev[at + 1] = row_buf[1]
+            prev[at + 2] = row_buf[2]
+            prev[at + 3] = row_buf[3]
+            black = row_buf[0] | (row_buf[1] << 8)
+            white = row_buf[2] | (row_buf[3] << 8)
+            base = r * _COLS
+            counting = 0
+            for c in range(_COLS):
+                p = base + c
+                code = ((black >> c) & 1) | (((white >> c) & 1) << 1)
+                if code != candidate[p]:
+                    candidate[p] = code
+                    count[p] = 1
+                elif count[p] < n:
+                    count[p] += 1
+                if count[p] < n:
+                    counting += 1
+                elif stable[p] != code:
+                    stable[p] = code
+                    self._record(p, code, now_ms)
+            self.unsettled[r] = counting
+        self.scans += 1
+        if self.evno - before >= _BURST:
+            self.self_test(now_ms)
+
+    def note_scan_time(self, us: int) -> None:
+        if us > self.max_scan_us:
+            self.max_scan_us = us
+
+    def _record(self, point: int, code: int, now_ms: int) -> None:
+        self.evno += 1
+        log = self.log
+        i = (self.evno % self.log_size) * _ENTRY
+        tick = now_ms & wire.TICKS_MASK
+        log[i] = point
+        log[i + 1] = code
+        wire.put_u32(log, i + 2, tick)
+        f = self.f_change
+        b = f.buf
+        at = f.body
+        wire.put_u32(b, at, self.evno)
+        b[at + 4] = point
+        b[at + 5] = code
+        wire.put_u32(b, at + 6, tick)
+        self._send(f)
+
+    # -- periodic work and host commands ------------------------------------------------
+
+    def poll(self, now_ms: int) -> None:
+        """Heartbeat, periodic snapshot and the next burst of a replay: call once per loop."""
+        if not self.announced:
+            if self.scans < self.debounce:
+                return  # the first readings are not debounced yet: nothing true to say
+            self.announced = True
+            self.send_info(now_ms)
+            self.self_test(now_ms)
+        if self.replay_next:
+            self._replay_burst()
+        if wire.ticks_diff(now_ms, self.last_heartbeat) >= self.heartbeat_ms:
+            self.last_heartbeat = now_ms
+            self.send_heartbeat(now_ms)
+        if self.snapshot_ms and wire.ticks_diff(now_ms, self.last_snapshot) >= self.snapshot_ms:
+            self.last_snapshot = now_ms
+            self.send_snapshot(now_ms, wire.SNAP_PERIODIC)
+
+    def _replay_burst(self) -> None:
+        f = self.f_replay
+        b = f.buf
+        at = f.body
+        for _ in range(_REPLAY_BURST):
+            k = self.replay_next
+            if k == 0 or k > self.evno:
+                self.replay_next = 0
+                return
+            i = (k % self.log_size) * _ENTRY
+            wire.put_u32(b, at, k)
+            b[at + 4] = self.log[i]
+            b[at + 5] = self.log[i + 1]
+            for j in range(4):
+                b[at + 6 + j] = self.log[i + 2 + j]
+            self._send(f)
+            self.replay_next = k + 1
+
+    def receive(self, data: bytes | bytearray | memoryview, now_ms: int) -> None:
+        """Bytes from the host: decode every whole command and act on it."""
+        dec = self.decoder
+        offset = 0
+        total = len(data)
+        while True:
+            if offset < total:
+                offset += dec.feed(data[offset:] if offset else data)
+            t = dec.next_frame()
+            while t >= 0:
+                self._command(t, dec.buf, dec.body_at, dec.body_len, now_ms)
+                t = dec.next_frame()
+            if offset >= total:
+                return
+
+    def _command(self, t: int, b: bytearray, at: int, n: int, now_ms: int) -> None:
+        if not self.announced:
+            return  # still booting; the host retries
+        if t == wire.T_HELLO:
+            self.send_info(now_ms)
+        elif t == wire.T_REPLAY:
+            if n != wire.LEN_REPLAY:
+                self._send_error(wire.E_BAD_LENGTH, t)
+                return
+            boot = wire.get_u32(b, at)
+            since = wire.get_u32(b, at + 4)
+            if boot != self.boot_id:
+                self.send_info(now_ms)  # the host is asking about another boot: tell it ours
+            elif since < 1 or since <= self.evno - self.log_size:
+                self.send_snapshot(now_ms, wire.SNAP_NO_REPLAY)  # the log no longer holds them
+            elif since <= self.evno:
+                self.replay_next = since
+                self._replay_burst()
+        elif t == wire.T_SNAPSHOT_REQ:
+            self.send_snapshot(now_ms, wire.SNAP_REQUESTED)
+        elif t == wire.T_SELFTEST_REQ:
+            self.self_test(now_ms)
+        else:
+            self._send_error(wire.E_UNKNOWN_TYPE, t)
+
+    def self_test(self, now_ms: int) -> int:
+        """Report stuck sensors; returns how many points are stuck.
+
+        With no row powered every column line must read inactive: an active one is a latch
+        or line stuck on, and all points of that column are reported. A point whose two
+        latches both read active (``BOTH``) is stuck too: no single stone can do that.
+        """
+        row_buf = self.row
+        self.matrix.read_idle(row_buf)  # type: ignore[attr-defined]
+        black = row_buf[0] | (row_buf[1] << 8)
+        white = row_buf[2] | (row_buf[3] << 8)
+        stuck = self.stuck
+        total = 0
+        for p in range(_POINTS):
+            c = p % _COLS
+            code = ((black >> c) & 1) | (((white >> c) & 1) << 1)
+            if self.stable[p] == wire.BOTH:
+                code = wire.BOTH
+            stuck[p] = code
+            if code:
+                total += 1
+        f = self.f_selftest
+        b = f.buf
+        at = f.body
+        wire.put_u32(b, at, now_ms & wire.TICKS_MASK)
+        b[at + 4] = total if total < 255 else 255
+        n = 0
+        for p in range(_POINTS):
+            if stuck[p] and n < _MAX_STUCK:
+                b[at + 6 + 2 * n] = p
+                b[at + 7 + 2 * n] = stuck[p]
+                n += 1
+        b[at + 5] = n
+        # a shorter body for this frame: rewrite the header's length before sealing
+        body_len = 6 + 2 * n
+        b[1] = body_len
+        b[2] = body_len ^ 0xFF
+        f.body_len = body_len
+        buf = f.seal(self.seq)
+        self.seq = (self.seq + 1) & 0xFF
+        self.port.write(memoryview(buf)[: wire.OVERHEAD + body_len])  # type: ignore[attr-defined]
+        return total
+
+    def boot(self, now_ms: int) -> None:
+        """Start the timers. The boot is announced (INFO, then the self-test) by ``poll`` once
+        the first ``debounce`` scans have settled the readings, so the INFO's event number
+        already counts the stones found at power-up."""
+        self.last_heartbeat = now_ms
+        self.last_snapshot = now_ms

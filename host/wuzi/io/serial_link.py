@@ -1,0 +1,271 @@
+"""pyserial drivers for boards and clock units: exclusive open, reconnect with back-off, health.
+
+A driver owns one port and one sans-I/O link object (``BoardLink`` for a sensor board,
+``ClockSession`` for a clock unit). ``LinkLoop`` multiplexes many drivers in one thread with
+``selectors``: a host serving 24 tables runs 48 drivers in one loop. Time is read here (the
+shell), from an injectable clock, and passed down in integer ms.
+
+Ports are named by URL or path: ``/dev/wuzi/board-a1`` (a udev symlink, see deploy/udev),
+a simulator's pty, or any pyserial URL. A port that fails to open or dies (unplugged: read
+errors, EOF) is closed and reopened after a back-off that doubles from 100 ms to 5 s and
+resets once a frame has been received.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import selectors
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import serial
+
+from wuzi.link.board_link import BoardLink
+from wuzi.link.reconciler import Reconciled
+from wuzi.link.session import ClockSession, LinkEvent
+
+BACKOFF_MIN_MS = 100
+BACKOFF_MAX_MS = 5000
+
+
+def monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+class SansIOLink(Protocol):
+    def connection_made(self, now_ms: int) -> None: ...
+    def data_to_send(self) -> bytes: ...
+    def next_deadline_ms(self) -> int | None: ...
+
+
+@dataclass
+class PortHealth:
+    opens: int = 0
+    open_failures: int = 0
+    reconnects: int = 0
+    bytes_in: int = 0
+    bytes_out: int = 0
+    last_error: str = ""
+
+
+@dataclass
+class Backoff:
+    min_ms: int = BACKOFF_MIN_MS
+    max_ms: int = BACKOFF_MAX_MS
+    current_ms: int = 0
+
+    def next_delay(self) -> int:
+        self.current_ms = (
+            self.min_ms if self.current_ms == 0 else min(self.current_ms * 2, self.max_ms)
+        )
+        return self.current_ms
+
+    def reset(self) -> None:
+        self.current_ms = 0
+
+
+Opener = Callable[[str], serial.Serial]
+
+
+def open_exclusive(url: str, baudrate: int = 115200) -> serial.Serial:
+    """Open ``url`` non-blocking and exclusively (a second host on one board is an error)."""
+    if "://" in url:
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=0)
+    return serial.Serial(url, baudrate=baudrate, timeout=0, exclusive=True)
+
+
+class SerialDriver:
+    """One port + one sans-I/O link; the caller routes readiness and time to it."""
+
+    def __init__(
+        self,
+        url: str,
+        link: SansIOLink,
+        *,
+        opener: Opener = open_exclusive,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.url = url
+        self.link = link
+        self.opener = opener
+        self.backoff = backoff or Backoff()
+        self.port: serial.Serial | None = None
+        self.health = PortHealth()
+        self.retry_at_ms: int | None = 0
+        self._had_port = False
+
+    def fileno(self) -> int | None:
+        return self.port.fileno() if self.port is not None else None
+
+    def try_open(self, now_ms: int) -> bool:
+        try:
+            self.port = self.opener(self.url)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            self.health.open_failures += 1
+            self.health.last_error = f"cannot open {self.url}: {exc}"
+            self.retry_at_ms = now_ms + self.backoff.next_delay()
+            return False
+        self.health.opens += 1
+        if self._had_port:
+            self.health.reconnects += 1
+        self._had_port = True
+        self.retry_at_ms = None
+        self.link.connection_made(now_ms)
+        self._flush()
+        return True
+
+    def _lost(self, now_ms: int, why: str) -> None:
+        self.health.last_error = f"{self.url}: {why}"
+        self.close()
+        self.retry_at_ms = now_ms + self.backoff.next_delay()
+
+    def close(self) -> None:
+        if self.port is not None:
+            with contextlib.suppress(serial.SerialException, OSError):
+                self.port.close()
+        self.port = None
+
+    def _flush(self) -> None:
+        out = self.link.data_to_send()
+        if out and self.port is not None:
+            try:
+                self.port.write(out)
+                self.health.bytes_out += len(out)
+            except (serial.SerialException, OSError) as exc:
+                self.health.last_error = f"{self.url}: write failed: {exc}"
+
+    def read(self, now_ms: int) -> bytes:
+        """The bytes waiting on the port (b"" if none, or if the port just died)."""
+        if self.port is None:
+            return b""
+        try:
+            data = self.port.read(4096)
+        except (serial.SerialException, OSError) as exc:
+            self._lost(now_ms, f"read failed: {exc}")
+            return b""
+        self.health.bytes_in += len(data)
+        return bytes(data)
+
+    def deadline_ms(self) -> int | None:
+        if self.port is None:
+            return self.retry_at_ms
+        return self.link.next_deadline_ms()
+
+    def timer(self, now_ms: int) -> None:
+        if self.port is None and self.retry_at_ms is not None and now_ms >= self.retry_at_ms:
+            self.try_open(now_ms)
+
+
+class BoardDriver(SerialDriver):
+    """A sensor board: reconciled stone events and alerts out."""
+
+    def __init__(self, url: str, link: BoardLink | None = None, **kwargs: object) -> None:
+        self.board = link or BoardLink(port_name=url)
+        super().__init__(url, self.board, **kwargs)  # type: ignore[arg-type]
+
+    def on_readable(self, now_ms: int) -> list[Reconciled]:
+        data = self.read(now_ms)
+        if not data:
+            return []
+        events = self.board.receive_data(data, now_ms)
+        if self.board.session.health.frames:
+            self.backoff.reset()
+        self._flush()
+        return events
+
+    def on_timer(self, now_ms: int) -> list[Reconciled]:
+        self.timer(now_ms)
+        if self.port is None:
+            return []
+        events = self.board.poll(now_ms)
+        self._flush()
+        return events
+
+
+class ClockDriver(SerialDriver):
+    """A serial clock unit: presses out; display/buzzer/LED commands in through ``session``."""
+
+    def __init__(self, url: str, session: ClockSession | None = None, **kwargs: object) -> None:
+        self.session = session or ClockSession(port_name=url)
+        super().__init__(url, self.session, **kwargs)  # type: ignore[arg-type]
+
+    def on_readable(self, now_ms: int) -> list[LinkEvent]:
+        data = self.read(now_ms)
+        if not data:
+            return []
+        events = self.session.receive_data(data, now_ms)
+        self.backoff.reset()
+        self._flush()
+        return events
+
+    def on_timer(self, now_ms: int) -> list[LinkEvent]:
+        self.timer(now_ms)
+        if self.port is None:
+            return []
+        events = self.session.poll(now_ms)
+        self._flush()
+        return events
+
+    def flush(self) -> None:
+        """Send the commands queued on ``session`` (display, buzz, leds)."""
+        self._flush()
+
+
+Driver = BoardDriver | ClockDriver
+Callback = Callable[[Driver, object], None]
+
+
+class LinkLoop:
+    """Many drivers, one thread: readiness via selectors, timers via each link's deadline."""
+
+    def __init__(self, clock: Callable[[], int] = monotonic_ms) -> None:
+        self.clock = clock
+        self.drivers: list[Driver] = []
+        self._selector = selectors.DefaultSelector()
+        self._registered: dict[Driver, int] = {}
+
+    def add(self, driver: Driver) -> None:
+        self.drivers.append(driver)
+        driver.timer(self.clock())
+        self._sync(driver)
+
+    def _sync(self, driver: Driver) -> None:
+        fd = driver.fileno()
+        old = self._registered.get(driver)
+        if old == fd:
+            return
+        if old is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self._selector.unregister(old)
+            del self._registered[driver]
+        if fd is not None:
+            self._selector.register(fd, selectors.EVENT_READ, driver)
+            self._registered[driver] = fd
+
+    def run_once(self, callback: Callback, max_wait_ms: int = 50) -> None:
+        now = self.clock()
+        deadlines = [d for d in (drv.deadline_ms() for drv in self.drivers) if d is not None]
+        wait = max_wait_ms if not deadlines else max(0, min(min(deadlines) - now, max_wait_ms))
+        for key, _ in self._selector.select(wait / 1000.0):
+            drv: Driver = key.data
+            for ev in drv.on_readable(self.clock()):
+                callback(drv, ev)
+            self._sync(drv)
+        now = self.clock()
+        for drv in self.drivers:
+            d = drv.deadline_ms()
+            if d is not None and d <= now:
+                for ev in drv.on_timer(now):
+                    callback(drv, ev)
+                self._sync(drv)
+
+    def run(self, callback: Callback, stop: Callable[[], bool] | None = None) -> None:
+        while stop is None or not stop():
+            self.run_once(callback)
+
+    def close(self) -> None:
+        for drv in self.drivers:
+            drv.close()
+        self._selector.close()

@@ -1,0 +1,84 @@
+"""One sensor board end to end, still sans-I/O: bytes in, reconciled stone events and alerts out.
+
+``BoardLink`` wires a ``BoardSession`` to a ``Reconciler`` so the drivers in ``wuzi.io`` (and
+the tests) deal with one object: feed it bytes and the time, write what ``data_to_send``
+returns, call ``poll`` at ``next_deadline_ms``.
+"""
+
+from __future__ import annotations
+
+from wuzi.link.reconciler import (
+    DEFAULT_SETTLE_MS,
+    LINK_DOWN,
+    LINK_UP,
+    REBOOTED,
+    Reconciled,
+    Reconciler,
+)
+from wuzi.link.session import (
+    BoardSession,
+    BoardState,
+    Connected,
+    LinkDown,
+    LinkEvent,
+    LinkUp,
+    SensorChange,
+    StuckSensors,
+)
+
+
+class BoardLink:
+    def __init__(
+        self,
+        *,
+        settle_ms: int = DEFAULT_SETTLE_MS,
+        expected_serial: str | None = None,
+        port_name: str = "board",
+        board: bytes | None = None,
+    ) -> None:
+        self.session = BoardSession(expected_serial=expected_serial, port_name=port_name)
+        self.reconciler = Reconciler(settle_ms, board)
+
+    @property
+    def health(self) -> dict[str, int]:
+        return self.session.health.as_dict()
+
+    def connection_made(self, now_ms: int) -> None:
+        self.session.connection_made(now_ms)
+
+    def data_to_send(self) -> bytes:
+        return self.session.data_to_send()
+
+    def receive_data(self, data: bytes, now_ms: int) -> list[Reconciled]:
+        self._apply(self.session.receive_data(data, now_ms))
+        return self.reconciler.poll(now_ms, hold=not self.session.in_sync)
+
+    def poll(self, now_ms: int) -> list[Reconciled]:
+        self._apply(self.session.poll(now_ms))
+        return self.reconciler.poll(now_ms, hold=not self.session.in_sync)
+
+    def next_deadline_ms(self) -> int | None:
+        deadlines = [self.session.next_deadline_ms()]
+        if self.session.in_sync:
+            deadlines.append(self.reconciler.next_deadline_ms())
+        known = [d for d in deadlines if d is not None]
+        return min(known) if known else None
+
+    def _apply(self, events: list[LinkEvent]) -> None:
+        rec = self.reconciler
+        for ev in events:
+            if isinstance(ev, SensorChange):
+                rec.sensor(ev.point, ev.state, ev.at_ms)
+            elif isinstance(ev, BoardState):
+                rec.resync(ev.cells, ev.at_ms)
+            elif isinstance(ev, Connected):
+                if ev.new_boot:
+                    rec.new_boot(ev.boot_at_ms)
+                if ev.rebooted:
+                    rec.link_alert(REBOOTED, ev.at_ms, f"boot id {ev.info.boot_id:08x}")
+            elif isinstance(ev, StuckSensors):
+                rec.stuck_sensors(ev.points, ev.at_ms)
+            elif isinstance(ev, LinkDown):
+                rec.link_alert(LINK_DOWN, ev.at_ms, f"silent for {ev.silent_ms} ms")
+            elif isinstance(ev, LinkUp):
+                rec.link_alert(LINK_UP, ev.at_ms)

@@ -1,0 +1,584 @@
+"""Sans-I/O sessions for a sensor board and a clock unit: bytes in, events out; commands to bytes.
+
+In the style of h11: ``receive_data(data, now_ms)`` returns the events the bytes complete,
+``poll(now_ms)`` returns the events that time alone produces (link down, retries), and
+``data_to_send()`` hands over the bytes to write. Nothing here touches a port or reads a clock.
+
+What the session guarantees to the layer above: every event the MCU numbered is delivered
+once, in order, or — when the MCU's RAM log no longer holds them — replaced by a full board
+state (``BoardState``). It does so by watching the event numbers (a gap asks for a replay of
+everything since the last one seen), the boot id (a new boot restarts the numbering), and the
+heartbeats (a heartbeat tells the latest number, so a lost last event is noticed too).
+
+MCU ticks (ms modulo 2**30) are mapped to host milliseconds with a running estimate of the
+offset (the smallest ``host_now - tick`` seen, allowed to creep up 1 ms per heartbeat so a
+clock drifting the other way is followed). Replayed events thus keep their true times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from wuzi.link import wire
+from wuzi.link.errors import BoardMismatchError, VersionMismatchError
+
+REPLAY_RETRY_MS = 100
+HELLO_RETRY_MS = 500
+LINK_TIMEOUT_MS = 1000
+REPLAY_TRIES_BEFORE_SNAPSHOT = 4
+
+
+@dataclass(frozen=True)
+class BoardInfo:
+    """What a board says about itself on connect (INFO)."""
+
+    kind: int
+    major: int
+    minor: int
+    boot_id: int
+    evno: int
+    serial: str
+    revision: str
+    debounce_scans: int
+    scan_us: int
+
+
+@dataclass(frozen=True)
+class Connected:
+    info: BoardInfo
+    rebooted: bool  # a boot id other than the one seen before: the board was reset
+    new_boot: bool  # first contact with this boot: its numbering (and readings) start afresh
+    at_ms: int
+    boot_at_ms: int  # when this boot began (MCU tick 0), in host ms
+
+
+@dataclass(frozen=True)
+class SensorChange:
+    """A point's debounced reading changed (0 empty, 1 black, 2 white, 3 both latches)."""
+
+    evno: int
+    point: int
+    state: int
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """The whole board as read at ``at_ms``: events were lost, or readings disagreed."""
+
+    cells: bytes
+    evno: int
+    at_ms: int
+    reason: str  # "no_replay" | "requested" | "mismatch"
+
+
+@dataclass(frozen=True)
+class StuckSensors:
+    points: tuple[tuple[int, int], ...]  # (point, code: bit 0 black latch, bit 1 white)
+    total: int
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class Press:
+    """A clock-unit button press, stamped by the MCU."""
+
+    evno: int
+    button: int
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class PressesLost:
+    first_evno: int
+    last_evno: int
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    at_ms: int
+    silent_ms: int
+
+
+@dataclass(frozen=True)
+class LinkUp:
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class BoardError:
+    """The board rejected a command we sent (it names the code and the message type)."""
+
+    code: int
+    msg_type: int
+    at_ms: int
+
+
+LinkEvent = (
+    Connected
+    | SensorChange
+    | BoardState
+    | StuckSensors
+    | Press
+    | PressesLost
+    | LinkDown
+    | LinkUp
+    | BoardError
+)
+
+
+@dataclass
+class LinkHealth:
+    """Counters for the referee's status page and for `wuzi board watch --health`."""
+
+    frames: int = 0
+    crc_errors: int = 0
+    bad_headers: int = 0
+    garbage_bytes: int = 0
+    frames_lost: int = 0
+    duplicates: int = 0
+    event_gaps: int = 0
+    replays: int = 0
+    snapshots_applied: int = 0
+    mismatches: int = 0
+    reboots: int = 0
+    link_downs: int = 0
+    reconnects: int = 0
+    unknown_types: int = 0
+    board_errors: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+KIND_NAMES = {wire.KIND_SENSOR: "sensor board", wire.KIND_CLOCK: "clock unit"}
+
+
+@dataclass
+class _Timers:
+    hello_sent_ms: int | None = None
+    replay_sent_ms: int | None = None
+    last_frame_ms: int | None = None
+
+
+class EventSession:
+    """The numbering, handshake and liveness logic shared by boards and clock units."""
+
+    kind = wire.KIND_SENSOR
+
+    def __init__(self, *, expected_serial: str | None = None, port_name: str = "board") -> None:
+        self.expected_serial = expected_serial
+        self.port_name = port_name
+        self.health = LinkHealth()
+        self.info: BoardInfo | None = None
+        self.boot_id: int | None = None
+        self.last_evno = 0
+        self.known_latest = 0
+        self.link_up = False
+        self._decoder = wire.Decoder()
+        self._out = bytearray()
+        self._seq = 0
+        self._rx_seq: int | None = None
+        self._timers = _Timers()
+        self._offset_ms: int | None = None
+        self._tick_ext: int | None = None
+        self._tick_raw = 0
+        self._events: list[LinkEvent] = []
+        self._replay_tries = 0
+        self._replay_since = 0
+
+    # -- the h11-like surface -----------------------------------------------------------
+
+    def connection_made(self, now_ms: int) -> None:
+        """A (re)opened port: forget half frames, say hello."""
+        self._decoder.reset()
+        self._rx_seq = None
+        self._timers.last_frame_ms = now_ms
+        self._send_hello(now_ms)
+
+    def data_to_send(self) -> bytes:
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    @property
+    def in_sync(self) -> bool:
+        """True when every event the board has numbered so far has been delivered."""
+        return (
+            self.boot_id is not None
+            and self._timers.hello_sent_ms is None
+            and self.last_evno >= self.known_latest
+        )
+
+    def receive_data(self, data: bytes, now_ms: int) -> list[LinkEvent]:
+        dec = self._decoder
+        before = (dec.crc_errors, dec.bad_headers, dec.garbage_bytes)
+        view = memoryview(data)
+        offset = 0
+        while True:
+            if offset < len(view):
+                offset += dec.feed(view[offset:])
+            t = dec.next_frame()
+            while t >= 0:
+                body = bytes(dec.buf[dec.body_at : dec.body_at + dec.body_len])
+                self._frame(dec.seq, t, body, now_ms)
+                t = dec.next_frame()
+            if offset >= len(view):
+                break
+        h = self.health
+        h.crc_errors += dec.crc_errors - before[0]
+        h.bad_headers += dec.bad_headers - before[1]
+        h.garbage_bytes += dec.garbage_bytes - before[2]
+        return self._take()
+
+    def poll(self, now_ms: int) -> list[LinkEvent]:
+        t = self._timers
+        if t.hello_sent_ms is not None and now_ms - t.hello_sent_ms >= HELLO_RETRY_MS:
+            self._send_hello(now_ms)
+        if t.replay_sent_ms is not None and now_ms - t.replay_sent_ms >= REPLAY_RETRY_MS:
+            t.replay_sent_ms = None
+            self._replay_tries += 1
+            if self._replay_tries >= REPLAY_TRIES_BEFORE_SNAPSHOT:
+                self._replay_tries = 0
+                self._fallback_snapshot(now_ms)
+            else:
+                self._want_replay(now_ms)
+        if (
+            self.link_up
+            and t.last_frame_ms is not None
+            and now_ms - t.last_frame_ms >= LINK_TIMEOUT_MS
+        ):
+            self.link_up = False
+            self.health.link_downs += 1
+            self._events.append(LinkDown(now_ms, now_ms - t.last_frame_ms))
+        return self._take()
+
+    def next_deadline_ms(self) -> int | None:
+        t = self._timers
+        candidates = []
+        if t.hello_sent_ms is not None:
+            candidates.append(t.hello_sent_ms + HELLO_RETRY_MS)
+        if t.replay_sent_ms is not None:
+            candidates.append(t.replay_sent_ms + REPLAY_RETRY_MS)
+        if self.link_up and t.last_frame_ms is not None:
+            candidates.append(t.last_frame_ms + LINK_TIMEOUT_MS)
+        return min(candidates) if candidates else None
+
+    def request_self_test(self) -> None:
+        self._command(wire.T_SELFTEST_REQ, b"")
+
+    # -- internals ----------------------------------------------------------------------
+
+    def _take(self) -> list[LinkEvent]:
+        events = self._events
+        self._events = []
+        return events
+
+    def _command(self, msg_type: int, body: bytes) -> None:
+        self._out += wire.encode(msg_type, self._seq, body)
+        self._seq = (self._seq + 1) & 0xFF
+
+    def _send_hello(self, now_ms: int) -> None:
+        self._command(wire.T_HELLO, bytes((wire.PROTOCOL_MAJOR, wire.PROTOCOL_MINOR)))
+        self._timers.hello_sent_ms = now_ms
+
+    def _want_replay(self, now_ms: int) -> None:
+        """Ask for everything after ``last_evno``, unless that very request is in flight.
+
+        A request is re-sent at once when events have come in since (the replay itself lost
+        a frame): the board restarts its replay from the first missing event.
+        """
+        if self.boot_id is None:
+            return
+        if self._timers.replay_sent_ms is not None and self._replay_since == self.last_evno + 1:
+            return
+        self._replay_since = self.last_evno + 1
+        body = bytearray(wire.LEN_REPLAY)
+        wire.put_u32(body, 0, self.boot_id)
+        wire.put_u32(body, 4, self.last_evno + 1)
+        self._command(wire.T_REPLAY, bytes(body))
+        self._timers.replay_sent_ms = now_ms
+        self.health.replays += 1
+
+    def _host_ms(self, tick: int, now_ms: int, live: bool) -> int:
+        """Map an MCU tick to host ms; ``live`` ticks (just stamped) refine the offset."""
+        if self._tick_ext is None:
+            self._tick_ext = tick
+            self._tick_raw = tick
+        d = wire.ticks_diff(tick, self._tick_raw)
+        ext = self._tick_ext + d
+        if d > 0:
+            self._tick_ext = ext
+            self._tick_raw = tick
+        if live:
+            sample = now_ms - ext
+            if self._offset_ms is None or sample < self._offset_ms:
+                self._offset_ms = sample
+        if self._offset_ms is None:
+            self._offset_ms = now_ms - ext
+        return min(ext + self._offset_ms, now_ms)
+
+    def _frame(self, seq: int, t: int, body: bytes, now_ms: int) -> None:
+        h = self.health
+        h.frames += 1
+        if self._rx_seq is not None:
+            if seq == self._rx_seq and t != wire.T_INFO:
+                h.duplicates += 1
+                return
+            h.frames_lost += (seq - self._rx_seq - 1) & 0xFF
+        self._rx_seq = seq
+        self._timers.last_frame_ms = now_ms
+        if not self.link_up:
+            self.link_up = True
+            if self.boot_id is not None:
+                self._events.append(LinkUp(now_ms))
+                self._send_hello(now_ms)  # after silence: did it reboot meanwhile?
+        if t == wire.T_INFO:
+            self._on_info(body, now_ms)
+        elif t == wire.T_HEARTBEAT:
+            self._on_heartbeat(body, now_ms)
+        elif t == wire.T_ERROR and len(body) == wire.LEN_ERROR:
+            h.board_errors += 1
+            self._events.append(BoardError(body[0], body[1], now_ms))
+        elif not self._on_message(t, body, now_ms):
+            h.unknown_types += 1  # a newer minor version's message: ignored, counted
+
+    def _on_info(self, body: bytes, now_ms: int) -> None:
+        if len(body) < wire.LEN_INFO:
+            self.health.unknown_types += 1
+            return
+        major = body[wire.INFO_MAJOR]
+        if major != wire.PROTOCOL_MAJOR:
+            raise VersionMismatchError(
+                f"{self.port_name}: the board speaks wire protocol v{major}."
+                f"{body[wire.INFO_MINOR]}, this host speaks v{wire.PROTOCOL_MAJOR}."
+                f"{wire.PROTOCOL_MINOR}; flash matching firmware (make flash) or update the host"
+            )
+        info = BoardInfo(
+            kind=body[wire.INFO_KIND],
+            major=major,
+            minor=body[wire.INFO_MINOR],
+            boot_id=wire.get_u32(body, wire.INFO_BOOT),
+            evno=wire.get_u32(body, wire.INFO_EVNO),
+            serial=wire.get_text(body, wire.INFO_SERIAL, wire.TEXT_LEN),
+            revision=wire.get_text(body, wire.INFO_REVISION, wire.TEXT_LEN),
+            debounce_scans=body[wire.INFO_DEBOUNCE],
+            scan_us=wire.get_u16(body, wire.INFO_SCAN_US),
+        )
+        if info.kind != self.kind:
+            raise BoardMismatchError(
+                f"{self.port_name}: expected a {KIND_NAMES.get(self.kind, self.kind)}, found a "
+                f"{KIND_NAMES.get(info.kind, f'device of kind {info.kind}')} "
+                f"(serial {info.serial!r})"
+            )
+        if self.expected_serial is not None and info.serial != self.expected_serial:
+            raise BoardMismatchError(
+                f"{self.port_name}: expected board serial {self.expected_serial!r}, "
+                f"found {info.serial!r} ({info.revision}); check the cable or the table config"
+            )
+        self._timers.hello_sent_ms = None
+        rebooted = self.boot_id is not None and info.boot_id != self.boot_id
+        new_boot = info.boot_id != self.boot_id
+        if new_boot:
+            if rebooted:
+                self.health.reboots += 1
+            self.boot_id = info.boot_id
+            self.last_evno = 0
+            self.known_latest = 0
+            self._timers.replay_sent_ms = None
+            self._offset_ms = None
+            self._tick_ext = None
+            self._new_boot()
+        self.info = info
+        tick = wire.get_u32(body, wire.INFO_TICK)
+        at = self._host_ms(tick, now_ms, True)
+        self._events.append(Connected(info, rebooted, new_boot, at, at - tick))
+        self._note_latest(info.evno, now_ms)
+
+    def _on_heartbeat(self, body: bytes, now_ms: int) -> None:
+        if len(body) < wire.LEN_HEARTBEAT:
+            return
+        boot = wire.get_u32(body, 0)
+        if boot != self.boot_id:
+            if self._timers.hello_sent_ms is None:
+                self._send_hello(now_ms)  # a new boot whose announcement we missed
+            return
+        self._host_ms(wire.get_u32(body, 8), now_ms, True)
+        if self._offset_ms is not None:
+            self._offset_ms += 1  # creep: follow an MCU clock that runs slow
+        self._note_latest(wire.get_u32(body, 4), now_ms)
+
+    def _note_latest(self, evno: int, now_ms: int) -> None:
+        if evno > self.known_latest:
+            self.known_latest = evno
+        if self.known_latest > self.last_evno:
+            self._want_replay(now_ms)
+
+    def _accept_evno(self, evno: int, now_ms: int) -> bool:
+        """True if event ``evno`` is the next one; otherwise count it and ask for a replay."""
+        if self.boot_id is None or self._timers.hello_sent_ms is not None:
+            return False  # numbering of an unknown boot: wait for INFO
+        if evno <= self.last_evno:
+            self.health.duplicates += 1
+            return False
+        if evno != self.last_evno + 1:
+            self.health.event_gaps += 1
+            self._note_latest(evno, now_ms)
+            return False
+        self.last_evno = evno
+        self._replay_tries = 0
+        if self.last_evno >= self.known_latest:
+            self.known_latest = self.last_evno
+            self._timers.replay_sent_ms = None
+        return True
+
+    def _new_boot(self) -> None:
+        """Hook: a new boot id was seen (before its events arrive)."""
+
+    def _fallback_snapshot(self, now_ms: int) -> None:
+        """Hook: replays keep failing; ask for the whole state instead."""
+        self._want_replay(now_ms)
+
+    def _on_message(self, t: int, body: bytes, now_ms: int) -> bool:
+        return False
+
+
+def _snapshot_reason(code: int) -> str:
+    return {wire.SNAP_REQUESTED: "requested", wire.SNAP_NO_REPLAY: "no_replay"}.get(
+        code, "periodic"
+    )
+
+
+@dataclass
+class _Cells:
+    states: bytearray = field(default_factory=lambda: bytearray(wire.POINTS))
+
+
+class BoardSession(EventSession):
+    """The host's side of one sensor board."""
+
+    kind = wire.KIND_SENSOR
+
+    def __init__(self, *, expected_serial: str | None = None, port_name: str = "board") -> None:
+        super().__init__(expected_serial=expected_serial, port_name=port_name)
+        self._cells = _Cells()
+
+    @property
+    def cells(self) -> bytes:
+        """The readings as reported so far (one byte per point)."""
+        return bytes(self._cells.states)
+
+    def request_snapshot(self) -> None:
+        self._command(wire.T_SNAPSHOT_REQ, b"")
+
+    def _new_boot(self) -> None:
+        self._cells = _Cells()  # a fresh MCU starts from empty and reports what it finds
+
+    def _fallback_snapshot(self, now_ms: int) -> None:
+        self.request_snapshot()
+        self._timers.replay_sent_ms = now_ms  # wait as for a replay; retry if it is lost
+
+    def _on_message(self, t: int, body: bytes, now_ms: int) -> bool:
+        if t == wire.T_CHANGE and len(body) >= wire.LEN_CHANGE:
+            evno = wire.get_u32(body, 0)
+            point, state = body[4], body[5]
+            if point >= wire.POINTS:
+                self.health.unknown_types += 1
+                return True
+            live = evno > self.known_latest
+            if self._accept_evno(evno, now_ms):
+                at = self._host_ms(wire.get_u32(body, 6), now_ms, live)
+                self._cells.states[point] = state & 3
+                self._events.append(SensorChange(evno, point, state & 3, at))
+            return True
+        if t == wire.T_SNAPSHOT and len(body) >= wire.LEN_SNAPSHOT:
+            self._on_snapshot(body, now_ms)
+            return True
+        if t == wire.T_SELFTEST and len(body) >= 6:
+            n = min(body[5], (len(body) - 6) // 2)
+            points = tuple(
+                (body[6 + 2 * i], body[7 + 2 * i])
+                for i in range(n)
+                if body[6 + 2 * i] < wire.POINTS
+            )
+            at = self._host_ms(wire.get_u32(body, 0), now_ms, True)
+            self._events.append(StuckSensors(points, body[4], at))
+            return True
+        return False
+
+    def _on_snapshot(self, body: bytes, now_ms: int) -> None:
+        if self.boot_id is None or self._timers.hello_sent_ms is not None:
+            return
+        evno = wire.get_u32(body, 0)
+        reason = body[8]
+        cells = bytes(wire.unpack_cells(body, 9))
+        at = self._host_ms(wire.get_u32(body, 4), now_ms, True)
+        if evno == self.last_evno:
+            if cells != bytes(self._cells.states):
+                self.health.mismatches += 1
+                self._apply(cells, evno, at, "mismatch")
+            elif reason == wire.SNAP_REQUESTED:
+                self._apply(cells, evno, at, "requested")
+        elif evno > self.last_evno:
+            if reason == wire.SNAP_PERIODIC:
+                self._note_latest(evno, now_ms)  # a replay fills the gap, in order
+            else:
+                self._apply(cells, evno, at, _snapshot_reason(reason))
+
+    def _apply(self, cells: bytes, evno: int, at_ms: int, reason: str) -> None:
+        self._cells.states[:] = cells
+        self.health.snapshots_applied += 1
+        self.last_evno = evno
+        self.known_latest = evno  # the board's own word on its latest event
+        self._timers.replay_sent_ms = None
+        self._replay_tries = 0
+        self._events.append(BoardState(cells, evno, at_ms, reason))
+
+
+class ClockSession(EventSession):
+    """The host's side of one clock unit: presses in; display, buzzer and LED commands out."""
+
+    kind = wire.KIND_CLOCK
+
+    def display(self, index: int, segments: bytes, brightness: int = 7) -> None:
+        """Show four segment bytes (TM1637 bit order) on display ``index`` (0 or 1)."""
+        if index not in (0, 1):
+            raise ValueError(f"display index must be 0 or 1, not {index}")
+        if len(segments) != 4:
+            raise ValueError(f"a display takes 4 segment bytes, not {len(segments)}")
+        if not 0 <= brightness <= 8:
+            raise ValueError(f"brightness must be 0..7 (8 = off), not {brightness}")
+        self._command(wire.T_DISPLAY, bytes((index, *segments, brightness)))
+
+    def buzz(self, freq_hz: int, duration_ms: int) -> None:
+        if not (0 < freq_hz < 65536 and 0 < duration_ms < 65536):
+            raise ValueError(f"buzz needs 1..65535 Hz and ms, not {freq_hz} Hz {duration_ms} ms")
+        body = bytearray(wire.LEN_BUZZ)
+        wire.put_u16(body, 0, freq_hz)
+        wire.put_u16(body, 2, duration_ms)
+        self._command(wire.T_BUZZ, bytes(body))
+
+    def leds(self, mask: int) -> None:
+        if not 0 <= mask <= 0xFF:
+            raise ValueError(f"LED mask must be 0..255, not {mask}")
+        self._command(wire.T_LED, bytes((mask,)))
+
+    def _on_message(self, t: int, body: bytes, now_ms: int) -> bool:
+        if t == wire.T_PRESS and len(body) >= wire.LEN_PRESS:
+            evno = wire.get_u32(body, 0)
+            live = evno > self.known_latest
+            if self._accept_evno(evno, now_ms):
+                at = self._host_ms(wire.get_u32(body, 5), now_ms, live)
+                self._events.append(Press(evno, body[4], at))
+            return True
+        if t == wire.T_SNAPSHOT and len(body) >= 9:
+            evno = wire.get_u32(body, 0)
+            if self.boot_id is not None and evno > self.last_evno and body[8] != 0:
+                at = self._host_ms(wire.get_u32(body, 4), now_ms, True)
+                self._events.append(PressesLost(self.last_evno + 1, evno, at))
+                self.last_evno = evno
+                self.known_latest = max(self.known_latest, evno)
+                self._timers.replay_sent_ms = None
+            return True
+        return False

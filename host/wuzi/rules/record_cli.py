@@ -1,0 +1,140 @@
+"""``wuzi rules record …``: convert game records between formats and print them.
+
+* ``wuzi rules record convert IN OUT [--from F] [--to F]`` reads IN and writes OUT; the
+  formats come from the file names (``.json``, ``.sgf``, ``.psq``, ``.pos``, ``.lib``,
+  ``.txt``, ``.sheet.txt``, ``.html``) unless given. ``-`` is stdin or stdout (then the
+  format must be given).
+* ``wuzi rules record show FILE [--from F]`` prints the record as a text score sheet.
+
+A file that cannot be read or is malformed prints ``wuzi rules record …: FILE: reason``
+on stderr (the reason names the line, byte or JSON path) and exits 1; nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from wuzi.rules.errors import RulesError
+from wuzi.rules.formats import FORMATS, export, format_for_path, get_format, load
+from wuzi.rules.record import GameRecord
+
+
+class _Failure(Exception):
+    """A reason to stop, already worded for the user."""
+
+
+def _format(name: str | None, path: str, option: str) -> str:
+    try:
+        if name is not None:
+            return get_format(name).name
+        if path == "-":
+            raise _Failure(f"{option} is needed when the file is '-'")
+        return format_for_path(path)
+    except RulesError as exc:
+        raise _Failure(f"{path}: {exc}") from None
+
+
+def _read(path: str, fmt: str) -> GameRecord:
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else _read_bytes(path)
+        return load(data, fmt)
+    except RulesError as exc:
+        raise _Failure(f"{path}: {exc}") from None
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise _Failure(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _write(path: str, data: str | bytes) -> None:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if path == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(raw)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        with open(path, "wb") as f:
+            f.write(raw)
+    except OSError as exc:
+        raise _Failure(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _convert(args: argparse.Namespace) -> int:
+    try:
+        source = _format(args.source_format, args.input, "--from")
+        target = _format(args.target_format, args.output, "--to")
+        record = _read(args.input, source)
+        try:
+            data = export(record, target)
+        except RulesError as exc:
+            raise _Failure(f"{args.output}: {exc}") from None
+        _write(args.output, data)
+    except _Failure as exc:
+        print(f"wuzi rules record convert: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    try:
+        record = _read(args.file, _format(args.source_format, args.file, "--from"))
+    except _Failure as exc:
+        print(f"wuzi rules record show: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(str(export(record, "sheet")))
+    return 0
+
+
+def _formats_epilog() -> str:
+    lines = ["formats:"]
+    for f in FORMATS.values():
+        ext = " ".join(f.extensions) or "(name it with --from/--to)"
+        lines.append(f"  {f.name:<15} {ext:<28} {f.description}")
+    return "\n".join(lines)
+
+
+def register(sub: Any) -> None:
+    """Add ``record`` to the ``wuzi rules`` subcommands."""
+    record = sub.add_parser(
+        "record",
+        help="convert game records between formats, print them",
+        description="Game records: JSON, SGF, Piskvork .psq, RenLib .pos/.lib, move lists, "
+        "score sheets.",
+        epilog=_formats_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = record.add_subparsers(dest="record_command", metavar="SUBCOMMAND", required=True)
+
+    p = commands.add_parser(
+        "convert",
+        help="read a record in one format and write it in another",
+        description="Read IN and write OUT, each in the format its name says (or --from/--to). "
+        "'-' is stdin/stdout. A malformed IN is reported with its line or byte and nothing "
+        "is written; what OUT's format cannot hold is left out (see docs/records.md).",
+        epilog=_formats_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", metavar="IN", help="the record to read ('-' for stdin)")
+    p.add_argument("output", metavar="OUT", help="the file to write ('-' for stdout)")
+    p.add_argument("--from", dest="source_format", metavar="F", help="IN's format")
+    p.add_argument("--to", dest="target_format", metavar="F", help="OUT's format")
+    p.set_defaults(func=_convert)
+
+    p = commands.add_parser(
+        "show",
+        help="print a record as a text score sheet",
+        description="Print FILE as a plain-text score sheet: header, moves with times, "
+        "claims, infractions, referee actions and the result.",
+        epilog=_formats_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", metavar="FILE", help="the record to print ('-' for stdin)")
+    p.add_argument("--from", dest="source_format", metavar="F", help="FILE's format")
+    p.set_defaults(func=_show)
