@@ -41,3 +41,14 @@ lint: setup
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+## flash: copy the firmware and a board description to an RP2040 with mpremote
+##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|clock-rev-a]
+BOARD ?= sensor-rev-a
+FIRMWARE_FILES := firmware/wire.py firmware/board.py firmware/matrix.py firmware/debounce.py \
+                  firmware/clock_unit.py firmware/tm1637.py firmware/main.py
+.PHONY: flash
+flash: setup
+	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a]" >&2; exit 2; }
+	@test -f boards/$(BOARD)/board.json || { echo "no board revision $(BOARD) in boards/" >&2; exit 2; }
+	$(VENV)/bin/mpremote connect $(PORT) cp $(FIRMWARE_FILES) : + cp boards/$(BOARD)/board.json :board.json + reset

@@ -196,6 +196,8 @@ class SensorBoard:
         log[i] = point
         log[i + 1] = code
         wire.put_u32(log, i + 2, tick)
+        if not self.announced:
+            return  # logged; the host asks for it once it has seen this boot's INFO
         f = self.f_change
         b = f.buf
         at = f.body
@@ -203,6 +205,7 @@ class SensorBoard:
         b[at + 4] = point
         b[at + 5] = code
         wire.put_u32(b, at + 6, tick)
+        b[at + 10] = self.boot_id & 0xFF
         self._send(f)
 
     # -- periodic work and host commands ------------------------------------------------
@@ -239,6 +242,7 @@ class SensorBoard:
             b[at + 5] = self.log[i + 1]
             for j in range(4):
                 b[at + 6 + j] = self.log[i + 2 + j]
+            b[at + 10] = self.boot_id & 0xFF
             self._send(f)
             self.replay_next = k + 1
 

@@ -104,6 +104,7 @@ class ClockUnit:
         wire.put_u32(b, at, self.evno)
         b[at + 4] = button
         wire.put_u32(b, at + 5, tick)
+        b[at + 9] = self.boot_id & 0xFF
         self._send(self.f_press)
 
     def poll(self, now_ms: int) -> None:
@@ -139,6 +140,7 @@ class ClockUnit:
             wire.put_u32(b, at, k)
             for j in range(5):
                 b[at + 4 + j] = self.log[i + j]
+            b[at + 9] = self.boot_id & 0xFF
             self._send(self.f_replay)
             self.replay_next = k + 1
 

@@ -50,22 +50,35 @@ class StoneTable:
     def __init__(self) -> None:
         self.cells = bytearray(225)
         self.stuck_point = bytearray(225)  # bit 0: black latch shorted, bit 1: white
+        self.stuck_count = 0
+
+    def set_stuck(self, point: int, code: int) -> None:
+        """Short (code 1 black, 2 white, 3 both) or repair (0) the latches of a point."""
+        if self.stuck_point[point] and not code:
+            self.stuck_count -= 1
+        elif code and not self.stuck_point[point]:
+            self.stuck_count += 1
+        self.stuck_point[point] = code
 
     def row_bits(self, mask: int, out4: bytearray) -> None:
         black = 0
         white = 0
-        for c in range(15):
-            b = 0
-            w = 0
-            for r in range(15):
-                p = r * 15 + c
-                code = self.stuck_point[p]
-                if mask & (1 << r):
-                    code |= self.cells[p]
-                b |= code & 1
-                w |= (code >> 1) & 1
-            black |= b << c
-            white |= w << c
+        cells = self.cells
+        for r in range(15):
+            if mask & (1 << r):
+                base = r * 15
+                for c in range(15):
+                    code = cells[base + c]
+                    black |= (code & 1) << c
+                    white |= ((code >> 1) & 1) << c
+        if self.stuck_count:
+            stuck = self.stuck_point
+            for p in range(225):
+                code = stuck[p]
+                if code:
+                    c = p % 15
+                    black |= (code & 1) << c
+                    white |= ((code >> 1) & 1) << c
         out4[0] = black & 0xFF
         out4[1] = (black >> 8) & 0xFF
         out4[2] = white & 0xFF

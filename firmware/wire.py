@@ -13,6 +13,9 @@ A frame on the wire::
 * A reader that finds a bad header or a bad CRC drops only the sync byte and searches for the
   next one, so a frame that starts inside garbage (or inside a damaged frame) is still found.
 
+Event frames (CHANGE, PRESS) end with a *boot tag*, the low byte of the boot id, so a host
+that missed a reboot's announcement never files a new boot's event under the old numbering.
+
 Multi-byte integers are big-endian. "u32" fields carry values below 2**30 (MicroPython's
 ticks period on rp2 and its small-int range), so packing them never allocates on the MCU.
 
@@ -61,21 +64,21 @@ T_LED = const(0x12)  # clock: mask u8 (bit i = LED i on)
 
 # MCU -> host message types (0x80..0xBF)
 T_INFO = const(0x81)  # see INFO_* offsets
-T_CHANGE = const(0x82)  # evno u32, point u8, state u8, tick u32
+T_CHANGE = const(0x82)  # evno u32, point u8, state u8, tick u32, boot tag u8
 T_SNAPSHOT = const(0x83)  # evno u32, tick u32, reason u8, 57 bytes of 2-bit cells
 T_HEARTBEAT = const(0x84)  # boot u32, evno u32, tick u32, scans u16, max_scan_us u16
 T_SELFTEST = const(0x85)  # tick u32, total u8, n u8, n * (point u8, code u8)
-T_PRESS = const(0x86)  # clock: evno u32, button u8, tick u32
+T_PRESS = const(0x86)  # clock: evno u32, button u8, tick u32, boot tag u8
 T_ERROR = const(0x8F)  # code u8, msg type u8
 
 # Body lengths of the fixed-size messages
 LEN_HELLO = const(2)
 LEN_REPLAY = const(8)
 LEN_INFO = const(42)
-LEN_CHANGE = const(10)
+LEN_CHANGE = const(11)
 LEN_SNAPSHOT = const(66)
 LEN_HEARTBEAT = const(16)
-LEN_PRESS = const(9)
+LEN_PRESS = const(10)
 LEN_DISPLAY = const(6)
 LEN_BUZZ = const(4)
 LEN_LED = const(1)

@@ -44,7 +44,7 @@ b.receive(wire.encode(wire.T_REPLAY, 1, rep), now)
 run(2)
 b.receive(wire.encode(wire.T_SNAPSHOT_REQ, 2, b""), now)
 b.receive(b"\x00\xff garbage" + wire.encode(0x3E, 3, b"zz"), now)
-t.stuck_point[7] = 1
+t.set_stuck(7, 1)
 b.self_test(now)
 print(port.take().hex())
 print(b.evno)

@@ -213,9 +213,16 @@ def test_session_replays_after_a_gap_on_its_own() -> None:
         body[4] = point
         body[5] = 1
         wire.put_u32(body, 6, 100 + evno)
+        body[10] = 77  # the boot tag: low byte of the boot id INFO announced
         return wire.encode(wire.T_CHANGE, evno, bytes(body))
 
     assert [e.point for e in s.receive_data(change(1, 10), 20) if isinstance(e, SensorChange)] == [10]
+    other_boot = bytearray(change(2, 99))
+    other_boot[5 + 10] = 78
+    body = bytes(other_boot[5 : 5 + wire.LEN_CHANGE])
+    assert s.receive_data(wire.encode(wire.T_CHANGE, 9, body), 25) == []  # another boot's
+    assert wire.T_HELLO in s.data_to_send()
+    s.receive_data(_info(), 26)  # the board says it is still boot 77
     assert s.receive_data(change(3, 12), 30) == []  # 2 is missing
     assert not s.in_sync
     sent = s.data_to_send()
@@ -258,6 +265,7 @@ def test_clock_session_presses_and_commands() -> None:
     wire.put_u32(press, 0, 1)
     press[4] = 1
     wire.put_u32(press, 5, 40)
+    press[9] = 5
     events = c.receive_data(wire.encode(wire.T_PRESS, 1, bytes(press)), 50)
     assert [(e.evno, e.button) for e in events if isinstance(e, Press)] == [(1, 1)]
     c.data_to_send()

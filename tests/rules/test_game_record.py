@@ -75,3 +75,17 @@ def test_forbidden_results_carry_their_kind_in_the_record() -> None:
     record = game.record()
     assert record.result is not None
     assert (record.result.winner, record.result.reason) == ("white", "forbidden-44")
+
+
+def test_record_metadata_of_the_wrong_type_is_refused_at_once() -> None:
+    from wuzi.rules.errors import RulesError
+    from wuzi.rules.game import Game
+
+    game = Game("renju")
+    with pytest.raises(RulesError, match="round must be text, not 1"):
+        game.record(round=1)
+    with pytest.raises(RulesError, match="table must be an integer or None"):
+        game.record(table="4")
+    with pytest.raises(RulesError, match="first must be a Player"):
+        game.record(first="Wang")
+    assert game.record(round="3", table=4).table == 4

@@ -118,6 +118,7 @@ class Reconciler:
         self._stuck: set[int] = set()
         self._expected: Colour | None = None
         self._pending_alerts: list[Reconciled] = []
+        self._differ: set[int] = set()  # points whose reading differs from the settled board
 
     @staticmethod
     def _check_cells(cells: bytes, what: str) -> None:
@@ -141,6 +142,10 @@ class Reconciler:
         """What should lie on the board (journal recovery, a referee's correction)."""
         self._check_cells(cells, "board")
         self._settled[:] = cells
+        self._recount()
+
+    def _recount(self) -> None:
+        self._differ = {p for p in range(wire.POINTS) if self._reported[p] != self._settled[p]}
 
     @property
     def settled(self) -> bytes:
@@ -164,6 +169,10 @@ class Reconciler:
             self._pending_alerts.extend(self._settle())
         if self._reported[point] != state:
             self._reported[point] = state
+            if state != self._settled[point]:
+                self._differ.add(point)
+            else:
+                self._differ.discard(point)
             self._since[point] = at_ms
             if self._last_change_ms is None or at_ms > self._last_change_ms:
                 self._last_change_ms = at_ms
@@ -180,6 +189,7 @@ class Reconciler:
         """A new MCU boot (at ``boot_at_ms``): its readings start from empty and its first
         events (the first debounced scan) refill them; nothing settles in between."""
         self._reported[:] = bytes(wire.POINTS)
+        self._recount()
         self._last_change_ms = boot_at_ms
 
     def stuck_sensors(self, points: tuple[tuple[int, int], ...], at_ms: int) -> None:
@@ -208,11 +218,7 @@ class Reconciler:
         return self._last_change_ms + self.settle_ms
 
     def _differs(self) -> bool:
-        return any(
-            self._reported[p] != self._settled[p]
-            for p in range(wire.POINTS)
-            if p not in self._stuck
-        )
+        return bool(self._differ - self._stuck) if self._stuck else bool(self._differ)
 
     def poll(self, now_ms: int, hold: bool = False) -> list[Reconciled]:
         """Events for a board quiet since ``settle_ms``; ``hold`` while the link is catching up."""
@@ -231,7 +237,7 @@ class Reconciler:
         added: list[tuple[int, int]] = []
         removed: list[tuple[int, int]] = []
         occupied: list[tuple[int, int]] = []
-        for p in range(wire.POINTS):
+        for p in sorted(self._differ):
             old, new = self._settled[p], self._reported[p]
             if old == new or p in self._stuck:
                 continue
@@ -242,6 +248,7 @@ class Reconciler:
             else:
                 occupied.append((p, new))
             self._settled[p] = new
+        self._differ &= self._stuck  # stuck points stay pending, ignored
         if not (added or removed or occupied):
             return []
         return self._classify(added, removed, occupied, at)

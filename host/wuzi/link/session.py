@@ -23,7 +23,7 @@ from wuzi.link import wire
 from wuzi.link.errors import BoardMismatchError, VersionMismatchError
 
 REPLAY_RETRY_MS = 100
-HELLO_RETRY_MS = 500
+HELLO_RETRY_MS = 250
 LINK_TIMEOUT_MS = 1000
 REPLAY_TRIES_BEFORE_SNAPSHOT = 4
 
@@ -415,10 +415,13 @@ class EventSession:
         if self.known_latest > self.last_evno:
             self._want_replay(now_ms)
 
-    def _accept_evno(self, evno: int, now_ms: int) -> bool:
+    def _accept_evno(self, evno: int, boot_tag: int, now_ms: int) -> bool:
         """True if event ``evno`` is the next one; otherwise count it and ask for a replay."""
         if self.boot_id is None or self._timers.hello_sent_ms is not None:
             return False  # numbering of an unknown boot: wait for INFO
+        if boot_tag != self.boot_id & 0xFF:
+            self._send_hello(now_ms)  # an event of a boot we have not been told about
+            return False
         if evno <= self.last_evno:
             self.health.duplicates += 1
             return False
@@ -487,7 +490,7 @@ class BoardSession(EventSession):
                 self.health.unknown_types += 1
                 return True
             live = evno > self.known_latest
-            if self._accept_evno(evno, now_ms):
+            if self._accept_evno(evno, body[10], now_ms):
                 at = self._host_ms(wire.get_u32(body, 6), now_ms, live)
                 self._cells.states[point] = state & 3
                 self._events.append(SensorChange(evno, point, state & 3, at))
@@ -568,7 +571,7 @@ class ClockSession(EventSession):
         if t == wire.T_PRESS and len(body) >= wire.LEN_PRESS:
             evno = wire.get_u32(body, 0)
             live = evno > self.known_latest
-            if self._accept_evno(evno, now_ms):
+            if self._accept_evno(evno, body[9], now_ms):
                 at = self._host_ms(wire.get_u32(body, 5), now_ms, live)
                 self._events.append(Press(evno, body[4], at))
             return True

@@ -44,6 +44,7 @@ from wuzi.rules.record import (
     OfferRound,
     OpeningDecision,
     OpeningRecord,
+    Player,
     RecordedMove,
     RefereeAction,
     ResultValue,
@@ -66,13 +67,29 @@ _SET_BY: dict[str, SetBy] = {"opener": "opener", "lot": "lot", "referee": "refer
 
 
 def check_metadata(metadata: Mapping[str, Any]) -> None:
-    """Refuse a name that is not one of the record's event fields."""
+    """Refuse a name that is not one of the record's event fields, or a value of the wrong
+    type (caught here, not later when a score sheet is printed)."""
     unknown = sorted(set(metadata) - RECORD_METADATA)
     if unknown:
         raise RulesError(
             f"record() has no field {unknown[0]!r}; the event's fields are "
             + ", ".join(sorted(RECORD_METADATA))
         )
+    for name, value in metadata.items():
+        if name in ("table", "game_number"):
+            ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
+            expected = "an integer or None"
+        elif name in ("first", "second"):
+            ok, expected = isinstance(value, Player), "a Player"
+        elif name == "tags":
+            ok = isinstance(value, Mapping) and all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+            )
+            expected = "a mapping of text to text"
+        else:
+            ok, expected = isinstance(value, str), "text"
+        if not ok:
+            raise RulesError(f"record(): {name} must be {expected}, not {value!r}")
 
 
 def build_record(

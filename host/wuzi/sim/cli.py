@@ -48,11 +48,18 @@ def _board_command(args: argparse.Namespace) -> int:
             trace.write(json.dumps(record) + "\n")
             trace.flush()
 
+    def on_change_sent(evno: int, point: int, code: int) -> None:
+        if trace is not None:
+            record = {"sent": point_name(point), "code": code, "evno": evno}
+            trace.write(json.dumps(record | {"t_ns": time.monotonic_ns()}) + "\n")
+            trace.flush()
+
     board = VirtualBoard(
         serial=args.serial,
         faults=Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed),
         seed=args.seed,
         on_physical=on_physical,
+        on_change_sent=on_change_sent if trace is not None else None,
     )
     path = board.open_pty()
     print(path, flush=True)
@@ -69,6 +76,39 @@ def _board_command(args: argparse.Namespace) -> int:
         board.close()
         if trace is not None:
             trace.close()
+    return 0
+
+
+def _boards_command(args: argparse.Namespace) -> int:
+    from wuzi.sim.random_play import RandomPlayer
+
+    boards = [
+        VirtualBoard(serial=f"SIM-{i + 1:04d}", seed=None if args.seed is None else args.seed + i)
+        for i in range(args.count)
+    ]
+    for b in boards:
+        print(b.open_pty(), flush=True)
+    start = monotonic_ms()
+    players = [
+        RandomPlayer(b, move_ms=args.move_ms, seed=(args.seed or 0) + i)
+        for i, b in enumerate(boards)
+    ]
+    for b in boards:
+        b.boot(start)
+
+    until = None if args.duration is None else start + args.duration
+
+    def play(now: int) -> None:
+        for player in players:
+            player.tick(now)
+
+    try:
+        run_boards(boards, until_ms=until, on_tick=play)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for b in boards:
+            b.close()
     return 0
 
 
@@ -100,6 +140,18 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--trace", default=None, metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=_board_command)
+
+    q = sub.add_parser(
+        "boards",
+        help="several virtual boards with random play (one pty path per line)",
+        description="Serve COUNT virtual sensor boards with random play; their pty paths "
+        "are printed one per line first.",
+    )
+    q.add_argument("--count", type=int, default=1, help="how many boards")
+    q.add_argument("--move-ms", type=int, default=2000, help="mean time between moves")
+    q.add_argument("--seed", type=int, default=None)
+    q.add_argument("--duration", type=int, default=None, metavar="MS", help="stop after MS")
+    q.set_defaults(func=_boards_command)
 
     def _usage(args: argparse.Namespace) -> int:
         sim.print_help()

@@ -19,17 +19,20 @@ def run_boards(
     until_ms: int | None = None,
     stop: Callable[[], bool] | None = None,
     clock: Callable[[], int] = monotonic_ms,
+    on_tick: Callable[[int], object] | None = None,
 ) -> None:
     """Serve ``boards`` until ``clock() >= until_ms`` or ``stop()`` says so (None: forever)."""
-    by_fd = {b.fileno(): b for b in boards}
     while True:
         now = clock()
         if until_ms is not None and now >= until_ms:
             return
         if stop is not None and stop():
             return
+        if on_tick is not None:
+            on_tick(now)
         for b in boards:
             b.tick(now)
+        by_fd = {b.fileno(): b for b in boards if b.fileno() >= 0}  # unplugged ones have none
         wake = min(b.next_wake_ms() for b in boards)
         if until_ms is not None:
             wake = min(wake, until_ms)

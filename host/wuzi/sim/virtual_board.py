@@ -113,6 +113,7 @@ class VirtualBoard:
         log_size: int = 512,
         seed: int | None = None,
         on_physical: Callable[[int, int, int], None] | None = None,
+        on_change_sent: Callable[[int, int, int], None] | None = None,
     ) -> None:
         self.serial = serial
         self.revision = revision
@@ -125,6 +126,8 @@ class VirtualBoard:
         self.log_size = log_size
         self.rng = random.Random(seed)
         self.on_physical = on_physical
+        self.on_change_sent = on_change_sent
+        self._sent_evno = 0
         self.table = fw_fake_machine.StoneTable()
         self.wiring = fw_fake_machine.SensorWiring(self.table)
         self.matrix = fw_matrix.Matrix(self.wiring.spi, self.wiring.row_latch, self.wiring.col_load)
@@ -152,6 +155,11 @@ class VirtualBoard:
         return self.path
 
     def close(self) -> None:
+        """Close the pty: to the host the device node is gone, as when a cable is pulled.
+
+        The MCU goes on scanning and logging (a board with its own supply); ``open_pty``
+        plugs it in again, under a new node (a udev symlink keeps the host's name stable).
+        """
         for fd in (self.master_fd, self.slave_fd):
             if fd >= 0:
                 os.close(fd)
@@ -161,6 +169,11 @@ class VirtualBoard:
         return self.master_fd
 
     def _emit(self, frame: bytes) -> None:
+        if self.on_change_sent is not None and frame[4] == wire.T_CHANGE:
+            evno = wire.get_u32(frame, wire.HEADER_LEN)
+            if evno > self._sent_evno:  # live, not a replay: when the debounce window ended
+                self._sent_evno = evno
+                self.on_change_sent(evno, frame[wire.HEADER_LEN + 4], frame[wire.HEADER_LEN + 5])
         if self.master_fd < 0:
             return
         if self.now_ms < self.silent_until_ms:
@@ -182,6 +195,7 @@ class VirtualBoard:
     def boot(self, now_ms: int) -> None:
         self.now_ms = now_ms
         self.boot_ms = now_ms
+        self._sent_evno = 0
         self.mcu = fw_board.SensorBoard(
             self.matrix,
             _Port(self),
@@ -237,10 +251,12 @@ class VirtualBoard:
 
     def on_readable(self, now_ms: int) -> None:
         self.now_ms = now_ms
+        if self.master_fd < 0:
+            return
         try:
             data = os.read(self.master_fd, 4096)
         except OSError as exc:
-            if exc.errno in (errno.EAGAIN, errno.EIO):
+            if exc.errno in (errno.EAGAIN, errno.EIO, errno.EBADF):
                 return
             raise
         if not data or now_ms < self.silent_until_ms or self.mcu is None:
@@ -301,7 +317,7 @@ class VirtualBoard:
             self.at(t, lambda: self.slow(t, ms, period))
 
     def _stick(self, point: int, code: int) -> None:
-        self.table.stuck_point[point] = code
+        self.table.set_stuck(point, code)
         if self.mcu is not None:
             self.mcu.self_test(self.now_ms - self.boot_ms)
 

@@ -1,0 +1,152 @@
+"""``wuzi bench link``: latency of one board and CPU for 32, over real ptys and real pyserial.
+
+* ``link.event_latency_p99_ms``: from the end of the MCU's debounce window (the simulated
+  MCU writes its CHANGE frame; the simulator stamps it with CLOCK_MONOTONIC, which both
+  processes share) to the reconciled stone event on the host, minus the host's configured
+  settle time: the cost of the link itself. The simulator is a separate process; a pty has
+  no baud rate, so a real 115200-baud line adds ~1.5 ms for the 18-byte frame.
+* ``link.change_to_event_minus_window_p99_ms``: the same from the moment the stone lands,
+  minus the whole configured window (debounce scans x scan period + settle); it can be
+  negative, since the MCU's first scan after a change comes 0..5 ms later.
+* ``link.cpu_pct_32_boards``: the host process's own CPU time (``time.process_time``) over
+  wall time while it serves 32 boards with random play (a move every 2 s on each board), the
+  boards running in two separate simulator processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from wuzi.io.serial_link import BoardDriver, Driver, LinkLoop
+from wuzi.link.board_link import BoardLink
+from wuzi.link.reconciler import StoneEvent
+from wuzi.rules.board import point_name
+
+Emit = Callable[[str, float, str], None]
+
+SCAN_MS = 5
+DEBOUNCE_SCANS = 4
+SETTLE_MS = 150
+
+
+def _wuzi() -> list[str]:
+    return [sys.executable, "-m", "wuzi.cli"]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def _latency(emit: Emit, quick: bool) -> None:
+    stones = 20 if quick else 120
+    gap = 260
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "script.txt"
+        trace = Path(tmp) / "trace.jsonl"
+        lines = [f"{300 + i * gap} place {point_name(i)} {'black' if i % 2 == 0 else 'white'}"
+                 for i in range(stones)]
+        script.write_text("\n".join(lines) + "\n")
+        sim = subprocess.Popen(
+            [*_wuzi(), "sim", "board", "--script", str(script), "--trace", str(trace),
+             "--seed", "1", "--linger", "1500"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert sim.stdout is not None
+        path = sim.stdout.readline().strip()
+        link = BoardLink(settle_ms=SETTLE_MS, port_name=path)
+        loop = LinkLoop()
+        loop.add(BoardDriver(path, link))
+        seen: dict[str, int] = {}
+
+        def on_event(drv: Driver, ev: object) -> None:
+            if isinstance(ev, StoneEvent):
+                seen[point_name(ev.point)] = time.monotonic_ns()
+
+        deadline = time.monotonic() + 300 + stones * gap / 1000 + 20
+        while len(seen) < stones and time.monotonic() < deadline and sim.poll() is None:
+            loop.run_once(on_event)
+        loop.close()
+        sim.terminate()
+        sim.wait(10)
+        placed: dict[str, int] = {}
+        debounced: dict[str, int] = {}
+        for line in trace.read_text().splitlines():
+            rec = json.loads(line)
+            if "sent" in rec:
+                debounced.setdefault(rec["sent"], rec["t_ns"])
+            elif rec["code"]:
+                placed.setdefault(rec["point"], rec["t_ns"])
+    # the first stones of a run may be replayed history (the host connects after the board
+    # boots): only stones that went out live after the link was up measure the live path
+    points = [p for p in seen if p in debounced and p in placed][2:]
+    if not points:
+        raise RuntimeError("bench link: no stone came through; is the simulator running?")
+    # from the end of the MCU's debounce window (its CHANGE frame written) to the event
+    lat = [(seen[p] - debounced[p]) / 1e6 - SETTLE_MS for p in points]
+    # from the stone landing, less the configured window (debounce scans x period + settle)
+    window_ms = DEBOUNCE_SCANS * SCAN_MS + SETTLE_MS
+    total = [(seen[p] - placed[p]) / 1e6 - window_ms for p in points]
+    emit("link.event_latency_p50_ms", _percentile(lat, 0.5), "ms")
+    emit("link.event_latency_p99_ms", _percentile(lat, 0.99), "ms")
+    emit("link.change_to_event_minus_window_p99_ms", _percentile(total, 0.99), "ms")
+
+
+def _cpu(emit: Emit, quick: bool) -> None:
+    boards, per_process = 32, 16
+    measure_s = 5.0 if quick else 30.0
+    sims = [
+        subprocess.Popen(
+            [*_wuzi(), "sim", "boards", "--count", str(per_process), "--move-ms", "2000",
+             "--seed", str(100 * k)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(boards // per_process)
+    ]
+    paths = []
+    for sim in sims:
+        assert sim.stdout is not None
+        paths += [sim.stdout.readline().strip() for _ in range(per_process)]
+    loop = LinkLoop()
+    drivers = [BoardDriver(p, BoardLink(settle_ms=SETTLE_MS, port_name=p)) for p in paths]
+    for d in drivers:
+        loop.add(d)
+    count = [0]
+
+    def on_event(drv: Driver, ev: object) -> None:
+        if isinstance(ev, StoneEvent):
+            count[0] += 1
+
+    warm = time.monotonic() + 2.0
+    while time.monotonic() < warm:
+        loop.run_once(on_event)
+    wall0, cpu0, stones0 = time.monotonic(), time.process_time(), count[0]
+    while time.monotonic() < wall0 + measure_s:
+        loop.run_once(on_event)
+    wall, cpu = time.monotonic() - wall0, time.process_time() - cpu0
+    connected = sum(1 for d in drivers if d.board.session.info is not None)
+    loop.close()
+    for sim in sims:
+        sim.terminate()
+    for sim in sims:
+        sim.wait(10)
+    if connected < boards:
+        raise RuntimeError(f"bench link: only {connected} of {boards} boards connected")
+    emit("link.cpu_pct_32_boards", 100.0 * cpu / wall, "%")
+    emit("link.stones_per_s_32_boards", (count[0] - stones0) / wall, "stones/s")
+
+
+def run(emit: Emit, quick: bool) -> None:
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    _latency(emit, quick)
+    _cpu(emit, quick)
