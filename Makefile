@@ -15,10 +15,11 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -c 'import runpy; runpy.run_path("tests/firmware/typecheck_firmware.py")["ensure_stubs"]()'
 	touch $@
 
-## test: the whole suite except the slow marker (under 15 minutes)
-test: setup
+## test: lint, then the whole suite except the slow marker (under 15 minutes)
+test: setup lint
 	$(PY) -m pytest -q -m "not slow" $(PYTEST_ARGS)
 
 ## test-slow: only the long runs (differential tests over many positions)
@@ -33,11 +34,12 @@ demo: setup
 bench: setup
 	$(WUZI) bench
 
-## lint: ruff and mypy --strict on host/
+## lint: ruff, mypy --strict on host/, and the firmware against the MicroPython rp2 stubs
 lint: setup
 	$(VENV)/bin/ruff check host tests
 	$(VENV)/bin/ruff format --check host tests
 	$(VENV)/bin/mypy host
+	$(PY) tests/firmware/typecheck_firmware.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

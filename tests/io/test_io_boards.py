@@ -25,7 +25,7 @@ def test_errors_name_the_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(BoardSpecError, match=r"x\.json: 'scan\.period_us' must be int"):
         parse_board_spec(json.dumps(bad), "x.json")
     del bad["scan"]
-    with pytest.raises(BoardSpecError, match="missing key 'scan.period_us'"):
+    with pytest.raises(BoardSpecError, match=r"missing key 'scan\.period_us'"):
         parse_board_spec(json.dumps(bad), "x.json")
     slow = dict(good, scan=dict(good["scan"], period_us=20_000))
     with pytest.raises(BoardSpecError, match="slower than 100 Hz"):

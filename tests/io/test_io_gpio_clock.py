@@ -56,7 +56,10 @@ def test_bouncing_buttons_give_one_press_each(factory: MockFactory) -> None:
 def test_press_callback(factory: MockFactory) -> None:
     seen: list[tuple[int, int]] = []
     clock = GpioClock(
-        buttons=[5, 6, 13], pin_factory=factory, clock=lambda: 7, on_press=lambda b, t: seen.append((b, t))
+        buttons=[5, 6, 13],
+        pin_factory=factory,
+        clock=lambda: 7,
+        on_press=lambda b, t: seen.append((b, t)),
     )
     factory.pin(13).drive_low()
     assert seen == [(2, 7)] and clock.take_presses() == []
@@ -64,7 +67,9 @@ def test_press_callback(factory: MockFactory) -> None:
 
 
 def test_leds_and_buzzer(factory: MockFactory) -> None:
-    clock = GpioClock(buttons=[5], leds=[22, 25, 26], buzzer=12, pin_factory=factory, clock=lambda: 0)
+    clock = GpioClock(
+        buttons=[5], leds=[22, 25, 26], buzzer=12, pin_factory=factory, clock=lambda: 0
+    )
     clock.set_leds(0b110)
     assert [factory.pin(n).state for n in (22, 25, 26)] == [False, True, True]
     clock.buzz(100, now_ms=0)
@@ -88,9 +93,12 @@ def _decode_tm1637(log: list[tuple[str, bool]], clk: str, dio: str) -> list[list
             if not value:  # start: DIO falls while CLK is high
                 bits = []
             else:  # stop
-                transfers.append([
-                    int("".join(map(str, bits[i : i + 8][::-1])), 2) for i in range(0, len(bits) - 8, 9)
-                ])
+                transfers.append(
+                    [
+                        int("".join(map(str, bits[i : i + 8][::-1])), 2)
+                        for i in range(0, len(bits) - 8, 9)
+                    ]
+                )
         if name == clk and value:
             bits.append(int(level[dio]))
         level[name] = value

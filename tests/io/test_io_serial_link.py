@@ -38,7 +38,9 @@ class SimThread:
         self.thread.join(5)
 
 
-def pump(loop: LinkLoop, until: Callable[[list[object]], bool], limit_s: float = 10.0) -> list[object]:
+def pump(
+    loop: LinkLoop, until: Callable[[list[object]], bool], limit_s: float = 10.0
+) -> list[object]:
     """Run the host loop (select-driven, no sleeping) until ``until(events)`` or the limit."""
     events: list[object] = []
     deadline = time.monotonic() + limit_s

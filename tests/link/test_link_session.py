@@ -11,7 +11,6 @@ from link_helpers import Bench
 
 from wuzi.link import wire
 from wuzi.link.errors import BoardMismatchError, VersionMismatchError
-from wuzi.sim.virtual_board import Faults
 from wuzi.link.session import (
     BoardSession,
     BoardState,
@@ -22,6 +21,7 @@ from wuzi.link.session import (
     Press,
     SensorChange,
 )
+from wuzi.sim.virtual_board import Faults
 
 
 def test_handshake_then_stones_in_order() -> None:
@@ -165,7 +165,9 @@ def wire_point(p: int) -> str:
     return "abcdefghijklmno"[p % 15] + str(p // 15 + 1)
 
 
-def _info(major: int = wire.PROTOCOL_MAJOR, kind: int = wire.KIND_SENSOR, serial: str = "S1") -> bytes:
+def _info(
+    major: int = wire.PROTOCOL_MAJOR, kind: int = wire.KIND_SENSOR, serial: str = "S1"
+) -> bytes:
     body = bytearray(wire.LEN_INFO)
     body[wire.INFO_MAJOR] = major
     body[wire.INFO_KIND] = kind
@@ -216,7 +218,9 @@ def test_session_replays_after_a_gap_on_its_own() -> None:
         body[10] = 77  # the boot tag: low byte of the boot id INFO announced
         return wire.encode(wire.T_CHANGE, evno, bytes(body))
 
-    assert [e.point for e in s.receive_data(change(1, 10), 20) if isinstance(e, SensorChange)] == [10]
+    assert [e.point for e in s.receive_data(change(1, 10), 20) if isinstance(e, SensorChange)] == [
+        10
+    ]
     other_boot = bytearray(change(2, 99))
     other_boot[5 + 10] = 78
     body = bytes(other_boot[5 : 5 + wire.LEN_CHANGE])

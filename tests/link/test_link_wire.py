@@ -54,9 +54,7 @@ def test_oversized_body_is_refused() -> None:
 
 
 frames_st = st.lists(
-    st.tuples(
-        st.integers(0, 255), st.integers(0x80, 0xBF), st.binary(max_size=wire.MAX_BODY)
-    ),
+    st.tuples(st.integers(0, 255), st.integers(0x80, 0xBF), st.binary(max_size=wire.MAX_BODY)),
     max_size=8,
 )
 

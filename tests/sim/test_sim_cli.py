@@ -27,7 +27,9 @@ def _script(seed: int, stones: int, gap_ms: int) -> str:
     for i in range(stones):
         colour = "black" if i % 2 == 0 else "white"
         if i % 5 == 2:
-            lines.append(f"{t} slide {point_name(points[stones + i])} {point_name(points[i])} {colour}")
+            lines.append(
+                f"{t} slide {point_name(points[stones + i])} {point_name(points[i])} {colour}"
+            )
         else:
             lines.append(f"{t} place {point_name(points[i])} {colour}")
         if i == stones // 3:
@@ -41,7 +43,9 @@ def _script(seed: int, stones: int, gap_ms: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _run(tmp_path: Path, script: str, *sim_args: str, until_stones: int, limit_s: float) -> list[dict[str, object]]:
+def _run(
+    tmp_path: Path, script: str, *sim_args: str, until_stones: int, limit_s: float
+) -> list[dict[str, object]]:
     path = tmp_path / "game.txt"
     path.write_text(script)
     sim = subprocess.Popen(
@@ -87,8 +91,16 @@ def test_noisy_lossy_link_delivers_the_scripts_stones_in_order(tmp_path: Path) -
     script = _script(seed=11, stones=14, gap_ms=300)
     expected = [(point_name(p), c.label) for p, c in expected_stones(parse_script(script))]
     events = _run(
-        tmp_path, script, "--noise", "1e-3", "--drop", "0.01", "--seed", "5",
-        until_stones=len(expected), limit_s=25,
+        tmp_path,
+        script,
+        "--noise",
+        "1e-3",
+        "--drop",
+        "0.01",
+        "--seed",
+        "5",
+        until_stones=len(expected),
+        limit_s=25,
     )
     stones = [(e["point"], e["colour"]) for e in events if e["event"] == "stone"]
     assert stones == expected
@@ -114,7 +126,9 @@ def test_sim_rejects_a_noise_that_is_not_a_probability(tmp_path: Path) -> None:
     path.write_text("0 place h8 black\n")
     proc = subprocess.run(
         [WUZI, "sim", "board", "--script", str(path), "--noise", "2"],
-        capture_output=True, text=True, timeout=30,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     assert proc.returncode == 2 and "must be a probability" in proc.stderr
 
@@ -124,7 +138,17 @@ def test_soak_long_game_with_faults(tmp_path: Path) -> None:
     script = _script(seed=99, stones=80, gap_ms=250)
     expected = [(point_name(p), c.label) for p, c in expected_stones(parse_script(script))]
     events = _run(
-        tmp_path, script, "--noise", "1e-3", "--drop", "0.01", "--dup", "0.01", "--seed", "8",
-        until_stones=len(expected), limit_s=90,
+        tmp_path,
+        script,
+        "--noise",
+        "1e-3",
+        "--drop",
+        "0.01",
+        "--dup",
+        "0.01",
+        "--seed",
+        "8",
+        until_stones=len(expected),
+        limit_s=90,
     )
     assert [(e["point"], e["colour"]) for e in events if e["event"] == "stone"] == expected

@@ -25,7 +25,14 @@ SCRIPT = """
 def test_parse_sorts_by_time_and_keeps_the_details() -> None:
     steps = parse_script(SCRIPT)
     assert [s.verb for s in steps] == [
-        "place", "remove", "slide", "unplug", "reboot", "knock", "stuck", "slow"
+        "place",
+        "remove",
+        "slide",
+        "unplug",
+        "reboot",
+        "knock",
+        "stuck",
+        "slow",
     ]
     slide = steps[2]
     assert slide.points == (parse_point("g7"), parse_point("h7"))

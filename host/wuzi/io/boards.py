@@ -50,7 +50,7 @@ def _get(data: dict[str, Any], path: str, kind: type, where: str, default: Any =
                 return default
             raise BoardSpecError(f"{where}: missing key {path!r}")
         node = node[key]
-    if not isinstance(node, kind) or isinstance(node, bool) and kind is int:
+    if not isinstance(node, kind) or (isinstance(node, bool) and kind is int):
         raise BoardSpecError(f"{where}: {path!r} must be {kind.__name__}, not {node!r}")
     return node
 
@@ -81,9 +81,7 @@ def parse_board_spec(text: str, where: str = "board.json") -> BoardSpec:
         if getattr(spec, name) <= 0:
             raise BoardSpecError(f"{where}: {name} must be positive, not {getattr(spec, name)}")
     if spec.scan_period_us > 10_000 and spec.kind == "sensor":
-        raise BoardSpecError(
-            f"{where}: scan.period_us {spec.scan_period_us} is slower than 100 Hz"
-        )
+        raise BoardSpecError(f"{where}: scan.period_us {spec.scan_period_us} is slower than 100 Hz")
     return spec
 
 

@@ -52,12 +52,25 @@ def _latency(emit: Emit, quick: bool) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "script.txt"
         trace = Path(tmp) / "trace.jsonl"
-        lines = [f"{300 + i * gap} place {point_name(i)} {'black' if i % 2 == 0 else 'white'}"
-                 for i in range(stones)]
+        lines = [
+            f"{300 + i * gap} place {point_name(i)} {'black' if i % 2 == 0 else 'white'}"
+            for i in range(stones)
+        ]
         script.write_text("\n".join(lines) + "\n")
         sim = subprocess.Popen(
-            [*_wuzi(), "sim", "board", "--script", str(script), "--trace", str(trace),
-             "--seed", "1", "--linger", "1500"],
+            [
+                *_wuzi(),
+                "sim",
+                "board",
+                "--script",
+                str(script),
+                "--trace",
+                str(trace),
+                "--seed",
+                "1",
+                "--linger",
+                "1500",
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -106,8 +119,17 @@ def _cpu(emit: Emit, quick: bool) -> None:
     measure_s = 5.0 if quick else 30.0
     sims = [
         subprocess.Popen(
-            [*_wuzi(), "sim", "boards", "--count", str(per_process), "--move-ms", "2000",
-             "--seed", str(100 * k)],
+            [
+                *_wuzi(),
+                "sim",
+                "boards",
+                "--count",
+                str(per_process),
+                "--move-ms",
+                "2000",
+                "--seed",
+                str(100 * k),
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from wuzi.link.errors import ScriptError
+from wuzi.link.errors import LinkError, ScriptError
 from wuzi.rules.board import point_name
 from wuzi.sim.runner import monotonic_ms, run_boards
 from wuzi.sim.script import parse_script
@@ -30,6 +30,31 @@ def _probability(text: str) -> float:
     return value
 
 
+def _timing(revision: str) -> dict[str, Any]:
+    """The scan timing of a board revision, from boards/<revision>/board.json.
+
+    Without a boards/ folder (an installed wheel) the simulator keeps its built-in timing,
+    which is sensor-rev-a's.
+    """
+    from wuzi.io.boards import load_board_spec
+    from wuzi.link.errors import BoardSpecError
+
+    try:
+        spec = load_board_spec(revision)
+    except BoardSpecError:
+        if revision != "sensor-rev-a":
+            raise
+        return {}
+    return {
+        "revision": spec.revision,
+        "scan_ms": max(1, spec.scan_period_us // 1000),
+        "debounce_scans": spec.debounce_scans,
+        "heartbeat_ms": spec.heartbeat_ms,
+        "snapshot_ms": spec.snapshot_ms,
+        "log_size": spec.log_size,
+    }
+
+
 def _board_command(args: argparse.Namespace) -> int:
     try:
         with open(args.script, encoding="utf-8") as f:
@@ -39,6 +64,11 @@ def _board_command(args: argparse.Namespace) -> int:
         return 1
     except ScriptError as exc:
         print(f"wuzi sim board: {args.script}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        _timing(args.revision)
+    except LinkError as exc:
+        print(f"wuzi sim board: {exc}", file=sys.stderr)
         return 1
     trace: TextIO | None = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
 
@@ -58,6 +88,7 @@ def _board_command(args: argparse.Namespace) -> int:
         serial=args.serial,
         faults=Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed),
         seed=args.seed,
+        **_timing(args.revision),
         on_physical=on_physical,
         on_change_sent=on_change_sent if trace is not None else None,
     )
@@ -131,6 +162,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed for faults and boot ids")
     p.add_argument("--serial", default="SIM-0001", help="the board serial it reports")
+    p.add_argument(
+        "--revision", default="sensor-rev-a", help="board revision whose timing to use (boards/)"
+    )
     p.add_argument(
         "--linger",
         type=int,

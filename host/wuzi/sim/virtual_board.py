@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import heapq
+import math
 import os
 import random
 import tty
@@ -65,11 +66,8 @@ class Faults:
         return bytes(out) if out is not None else data
 
     def _gap(self) -> int:
-        # bits until the next flip: geometric with parameter ber
-        u = self.rng.random()
-        import math
-
-        return int(math.log(1.0 - u) / math.log(1.0 - self.ber))
+        """Bits until the next flip: geometric with parameter ``ber``."""
+        return int(math.log(1.0 - self.rng.random()) / math.log(1.0 - self.ber))
 
     def outgoing(self, frame: bytes) -> list[bytes]:
         if self.drop and self.rng.random() < self.drop:
