@@ -47,7 +47,7 @@ clean:
 ## flash: copy the firmware and a board description to an RP2040 with mpremote
 ##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|clock-rev-a]
 BOARD ?= sensor-rev-a
-FIRMWARE_FILES := firmware/wire.py firmware/board.py firmware/matrix.py firmware/debounce.py \
+FIRMWARE_FILES := firmware/wire.py firmware/endpoint.py firmware/board.py firmware/matrix.py firmware/debounce.py \
                   firmware/clock_unit.py firmware/tm1637.py firmware/main.py
 .PHONY: flash
 flash: setup

@@ -10,9 +10,11 @@ CPython and under MicroPython-on-WebAssembly in the tests.
 ``scan()`` never allocates: every buffer is made here, in ``__init__``.
 """
 
-try:
-    from wuzi.link import wire  # type: ignore[import-not-found, unused-ignore]  # on the host
+try:  # on the host
+    from wuzi.link import wire  # type: ignore[import-not-found, unused-ignore]
+    from wuzi.sim import fw_endpoint as endpoint  # type: ignore[import-not-found, unused-ignore]
 except ImportError:
+    import endpoint  # type: ignore[import-not-found, no-redef, unused-ignore]
     import wire  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 const = wire.const
@@ -26,12 +28,12 @@ _MAX_STUCK = const(120)
 _BURST = const(5)  # this many changes in one scan is no hand: check for a stuck line
 
 
-class SensorBoard:
+class SensorBoard(endpoint.Endpoint):
     """One sensor board's firmware state.
 
     ``matrix`` has ``read_row(row, out4)`` (row 0..14; ``out4`` gets black bits of columns
     0..7, 8..14, then white bits likewise) and ``read_idle(out4)`` (no row powered: any bit
-    set is a stuck line). ``port`` has ``write(buf)``.
+    set is a stuck line). ``port`` has ``write(buf)`` (``endpoint.Endpoint`` writes the frames).
     """
 
     def __init__(
@@ -49,11 +51,8 @@ class SensorBoard:
     ) -> None:
         if debounce_scans < 1 or debounce_scans > 250:
             raise ValueError("debounce_scans must be 1..250")
+        super().__init__(port, serial, revision, boot_id)
         self.matrix = matrix
-        self.port = port
-        self.serial = serial
-        self.revision = revision
-        self.boot_id = boot_id & wire.TICKS_MASK
         self.debounce = debounce_scans
         self.scan_us = scan_us
         self.heartbeat_ms = heartbeat_ms
@@ -66,58 +65,25 @@ class SensorBoard:
         self.prev = bytearray(_ROWS * 4)
         self.row = bytearray(4)
         self.log = bytearray(log_size * _ENTRY)
-        self.evno = 0
-        self.seq = 0
-        self.scans = 0
         self.max_scan_us = 0
         self.last_heartbeat = 0
         self.last_snapshot = 0
         self.replay_next = 0
-        self.decoder = wire.Decoder()
         self.f_change = wire.Frame(wire.T_CHANGE, wire.LEN_CHANGE)
         self.f_replay = wire.Frame(wire.T_CHANGE, wire.LEN_CHANGE)
-        self.f_heartbeat = wire.Frame(wire.T_HEARTBEAT, wire.LEN_HEARTBEAT)
         self.f_snapshot = wire.Frame(wire.T_SNAPSHOT, wire.LEN_SNAPSHOT)
-        self.f_info = wire.Frame(wire.T_INFO, wire.LEN_INFO)
-        self.f_error = wire.Frame(wire.T_ERROR, wire.LEN_ERROR)
         self.f_selftest = wire.Frame(wire.T_SELFTEST, 6 + 2 * _MAX_STUCK)
         self.stuck = bytearray(_POINTS)
         self.announced = False
 
     # -- output -------------------------------------------------------------------------
 
-    def _send(self, frame: wire.Frame) -> None:
-        buf = frame.seal(self.seq)
-        self.seq = (self.seq + 1) & 0xFF
-        self.port.write(buf)  # type: ignore[attr-defined]
-
     def send_info(self, now_ms: int) -> None:
-        f = self.f_info
-        b = f.buf
-        at = f.body
-        b[at + wire.INFO_MAJOR] = wire.PROTOCOL_MAJOR
-        b[at + wire.INFO_MINOR] = wire.PROTOCOL_MINOR
-        b[at + wire.INFO_KIND] = wire.KIND_SENSOR
-        b[at + wire.INFO_DEBOUNCE] = self.debounce
-        wire.put_u16(b, at + wire.INFO_SCAN_US, self.scan_us)
-        wire.put_u32(b, at + wire.INFO_BOOT, self.boot_id)
-        wire.put_u32(b, at + wire.INFO_EVNO, self.evno)
-        wire.put_u32(b, at + wire.INFO_TICK, now_ms & wire.TICKS_MASK)
-        wire.put_text(b, at + wire.INFO_SERIAL, self.serial, wire.TEXT_LEN)
-        wire.put_text(b, at + wire.INFO_REVISION, self.revision, wire.TEXT_LEN)
-        self._send(f)
+        self._send_info(wire.KIND_SENSOR, self.debounce, self.scan_us, now_ms)
 
     def send_heartbeat(self, now_ms: int) -> None:
-        f = self.f_heartbeat
-        b = f.buf
-        at = f.body
-        wire.put_u32(b, at, self.boot_id)
-        wire.put_u32(b, at + 4, self.evno)
-        wire.put_u32(b, at + 8, now_ms & wire.TICKS_MASK)
-        wire.put_u16(b, at + 12, self.scans & 0xFFFF)
-        wire.put_u16(b, at + 14, self.max_scan_us if self.max_scan_us < 0xFFFF else 0xFFFF)
+        self._send_heartbeat(now_ms, self.max_scan_us)
         self.max_scan_us = 0
-        self._send(f)
 
     def send_snapshot(self, now_ms: int, reason: int = 0) -> None:
         f = self.f_snapshot
@@ -128,12 +94,6 @@ class SensorBoard:
         b[at + 8] = reason
         wire.pack_cells(self.stable, b, at + 9)
         self._send(f)
-
-    def _send_error(self, code: int, msg_type: int) -> None:
-        b = self.f_error.buf
-        b[wire.HEADER_LEN] = code
-        b[wire.HEADER_LEN + 1] = msg_type & 0xFF
-        self._send(self.f_error)
 
     # -- scanning -----------------------------------------------------------------------
 
@@ -246,21 +206,6 @@ class SensorBoard:
             self._send(f)
             self.replay_next = k + 1
 
-    def receive(self, data: bytes | bytearray | memoryview, now_ms: int) -> None:
-        """Bytes from the host: decode every whole command and act on it."""
-        dec = self.decoder
-        offset = 0
-        total = len(data)
-        while True:
-            if offset < total:
-                offset += dec.feed(data[offset:] if offset else data)
-            t = dec.next_frame()
-            while t >= 0:
-                self._command(t, dec.buf, dec.body_at, dec.body_len, now_ms)
-                t = dec.next_frame()
-            if offset >= total:
-                return
-
     def _command(self, t: int, b: bytearray, at: int, n: int, now_ms: int) -> None:
         if not self.announced:
             return  # still booting; the host retries
@@ -319,14 +264,7 @@ class SensorBoard:
                 b[at + 7 + 2 * n] = stuck[p]
                 n += 1
         b[at + 5] = n
-        # a shorter body for this frame: rewrite the header's length before sealing
-        body_len = 6 + 2 * n
-        b[1] = body_len
-        b[2] = body_len ^ 0xFF
-        f.body_len = body_len
-        buf = f.seal(self.seq)
-        self.seq = (self.seq + 1) & 0xFF
-        self.port.write(memoryview(buf)[: wire.OVERHEAD + body_len])  # type: ignore[attr-defined]
+        self._send_short(f, 6 + 2 * n)
         return total
 
     def boot(self, now_ms: int) -> None:

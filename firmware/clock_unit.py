@@ -6,10 +6,12 @@ host's session replays what a dropped frame or a reconnect lost. Buttons: 0 = le
 1 = right player, 2 = claim/referee. Pins, displays, buzzer and port are passed in.
 """
 
-try:
+try:  # on the host
     from wuzi.link import debounce, wire  # type: ignore[import-not-found, unused-ignore]
+    from wuzi.sim import fw_endpoint as endpoint  # type: ignore[import-not-found, unused-ignore]
 except ImportError:
     import debounce  # type: ignore[import-not-found, no-redef, unused-ignore]
+    import endpoint  # type: ignore[import-not-found, no-redef, unused-ignore]
     import wire  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 const = wire.const
@@ -18,7 +20,7 @@ _ENTRY = const(5)  # log entry: button u8, tick u32
 _REPLAY_BURST = const(8)
 
 
-class ClockUnit:
+class ClockUnit(endpoint.Endpoint):
     def __init__(
         self,
         buttons: list[object],
@@ -33,55 +35,28 @@ class ClockUnit:
         heartbeat_ms: int = 200,
         log_size: int = 256,
     ) -> None:
+        super().__init__(port, serial, revision, boot_id)
         self.buttons = buttons
         self.displays = displays
         self.buzzer = buzzer
         self.leds = leds
-        self.port = port
-        self.serial = serial
-        self.revision = revision
-        self.boot_id = boot_id & wire.TICKS_MASK
         self.heartbeat_ms = heartbeat_ms
         self.log_size = log_size
         self.debouncers = [debounce.EdgeDebouncer(debounce_ms) for _ in buttons]
         self.levels = bytearray(len(buttons))
         self.log = bytearray(log_size * _ENTRY)
-        self.evno = 0
-        self.seq = 0
-        self.scans = 0
         self.last_heartbeat = 0
         self.buzz_until = 0
         self.buzzing = False
         self.replay_next = 0
         self.announced = False
-        self.decoder = wire.Decoder()
         self.f_press = wire.Frame(wire.T_PRESS, wire.LEN_PRESS)
         self.f_replay = wire.Frame(wire.T_PRESS, wire.LEN_PRESS)
-        self.f_heartbeat = wire.Frame(wire.T_HEARTBEAT, wire.LEN_HEARTBEAT)
-        self.f_info = wire.Frame(wire.T_INFO, wire.LEN_INFO)
         self.f_lost = wire.Frame(wire.T_SNAPSHOT, wire.LEN_SNAPSHOT)
-        self.f_error = wire.Frame(wire.T_ERROR, wire.LEN_ERROR)
         self.f_selftest = wire.Frame(wire.T_SELFTEST, 6 + 2 * 8)
 
-    def _send(self, frame: wire.Frame) -> None:
-        buf = frame.seal(self.seq)
-        self.seq = (self.seq + 1) & 0xFF
-        self.port.write(buf)  # type: ignore[attr-defined]
-
     def send_info(self, now_ms: int) -> None:
-        b = self.f_info.buf
-        at = self.f_info.body
-        b[at + wire.INFO_MAJOR] = wire.PROTOCOL_MAJOR
-        b[at + wire.INFO_MINOR] = wire.PROTOCOL_MINOR
-        b[at + wire.INFO_KIND] = wire.KIND_CLOCK
-        b[at + wire.INFO_DEBOUNCE] = 1
-        wire.put_u16(b, at + wire.INFO_SCAN_US, 1000)
-        wire.put_u32(b, at + wire.INFO_BOOT, self.boot_id)
-        wire.put_u32(b, at + wire.INFO_EVNO, self.evno)
-        wire.put_u32(b, at + wire.INFO_TICK, now_ms & wire.TICKS_MASK)
-        wire.put_text(b, at + wire.INFO_SERIAL, self.serial, wire.TEXT_LEN)
-        wire.put_text(b, at + wire.INFO_REVISION, self.revision, wire.TEXT_LEN)
-        self._send(self.f_info)
+        self._send_info(wire.KIND_CLOCK, 1, 1000, now_ms)
 
     def scan(self, now_ms: int) -> None:
         """Sample every button (active low); a debounced press becomes a numbered event."""
@@ -119,14 +94,7 @@ class ClockUnit:
             self.buzzer.duty_u16(0)  # type: ignore[attr-defined]
         if wire.ticks_diff(now_ms, self.last_heartbeat) >= self.heartbeat_ms:
             self.last_heartbeat = now_ms
-            b = self.f_heartbeat.buf
-            at = self.f_heartbeat.body
-            wire.put_u32(b, at, self.boot_id)
-            wire.put_u32(b, at + 4, self.evno)
-            wire.put_u32(b, at + 8, now_ms & wire.TICKS_MASK)
-            wire.put_u16(b, at + 12, self.scans & 0xFFFF)
-            wire.put_u16(b, at + 14, 0)
-            self._send(self.f_heartbeat)
+            self._send_heartbeat(now_ms, 0)
 
     def _replay_burst(self) -> None:
         b = self.f_replay.buf
@@ -157,33 +125,7 @@ class ClockUnit:
         wire.put_u32(b, at, now_ms & wire.TICKS_MASK)
         b[at + 4] = n
         b[at + 5] = n
-        body_len = 6 + 2 * n
-        b[1] = body_len
-        b[2] = body_len ^ 0xFF
-        self.f_selftest.body_len = body_len
-        buf = self.f_selftest.seal(self.seq)
-        self.seq = (self.seq + 1) & 0xFF
-        self.port.write(memoryview(buf)[: wire.OVERHEAD + body_len])  # type: ignore[attr-defined]
-
-    def receive(self, data: bytes | bytearray | memoryview, now_ms: int) -> None:
-        dec = self.decoder
-        offset = 0
-        total = len(data)
-        while True:
-            if offset < total:
-                offset += dec.feed(data[offset:] if offset else data)
-            t = dec.next_frame()
-            while t >= 0:
-                self._command(t, dec.buf, dec.body_at, dec.body_len, now_ms)
-                t = dec.next_frame()
-            if offset >= total:
-                return
-
-    def _error(self, code: int, t: int) -> None:
-        b = self.f_error.buf
-        b[wire.HEADER_LEN] = code
-        b[wire.HEADER_LEN + 1] = t & 0xFF
-        self._send(self.f_error)
+        self._send_short(self.f_selftest, 6 + 2 * n)
 
     def _command(self, t: int, b: bytearray, at: int, n: int, now_ms: int) -> None:
         if t == wire.T_HELLO:
@@ -210,7 +152,7 @@ class ClockUnit:
                     seg[i] = b[at + 1 + i]
                 self.displays[index].show(seg, b[at + 5])  # type: ignore[attr-defined]
             else:
-                self._error(wire.E_BAD_LENGTH, t)
+                self._send_error(wire.E_BAD_LENGTH, t)
         elif t == wire.T_BUZZ and n == wire.LEN_BUZZ:
             freq = wire.get_u16(b, at)
             ms = wire.get_u16(b, at + 2)
@@ -225,6 +167,6 @@ class ClockUnit:
         elif t == wire.T_SELFTEST_REQ:
             self.self_test(now_ms)
         elif t in (wire.T_REPLAY, wire.T_DISPLAY, wire.T_BUZZ, wire.T_LED):
-            self._error(wire.E_BAD_LENGTH, t)
+            self._send_error(wire.E_BAD_LENGTH, t)
         else:
-            self._error(wire.E_UNKNOWN_TYPE, t)
+            self._send_error(wire.E_UNKNOWN_TYPE, t)

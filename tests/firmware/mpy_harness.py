@@ -17,6 +17,7 @@ from pathlib import Path
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 MODULES = (
     "wire.py",
+    "endpoint.py",
     "board.py",
     "matrix.py",
     "fake_machine.py",

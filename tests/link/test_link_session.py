@@ -117,6 +117,8 @@ def test_duplicated_frames_are_harmless() -> None:
 
 @given(st.integers(0, 2**32 - 1))
 @example(32279)
+@example(18047)  # replays lost 4 times in a row: once fell back to an unordered snapshot
+@example(35)
 @settings(max_examples=5, deadline=None)
 def test_noisy_line_delivers_every_stone_in_order(seed: int) -> None:
     """The acceptance bound: bit errors at 1e-3 and 1% of the frames dropped, both ways."""
@@ -288,3 +290,35 @@ def test_clock_session_presses_and_commands() -> None:
     with pytest.raises(ValueError, match="buzz"):
         c.buzz(0, 10)
     assert c.data_to_send() == b""  # a refused command queues nothing
+
+
+def test_a_board_that_never_replays_gets_a_snapshot_after_the_retries() -> None:
+    """Replays keep the order of the stones, so the host asks again and again; only a
+    board that never answers them (REPLAY_TRIES_BEFORE_SNAPSHOT × REPLAY_RETRY_MS) is
+    asked for its whole state instead."""
+    from wuzi.link.session import REPLAY_RETRY_MS, REPLAY_TRIES_BEFORE_SNAPSHOT
+
+    b = Bench()
+    b.step(50)
+    dropped = [0]
+
+    def lose_first_change(data: bytes) -> bytes:
+        out = []
+        for frame in _split_frames(data):
+            if frame[4] == wire.T_CHANGE and dropped[0] == 0:
+                dropped[0] = 1
+                continue
+            out.append(frame)
+        return b"".join(out)
+
+    b.to_host = lose_first_change
+    b.to_mcu = lambda data: b"".join(f for f in _split_frames(data) if f[4] != wire.T_REPLAY)
+    b.table.cells[7] = 1
+    b.step(400)
+    b.table.cells[8] = 2
+    give_up_ms = REPLAY_RETRY_MS * REPLAY_TRIES_BEFORE_SNAPSHOT
+    b.step(give_up_ms - 300)
+    assert b.link.session.health.snapshots_applied == 0  # still asking for the replay
+    b.step(1000)
+    assert b.link.session.health.snapshots_applied >= 1
+    assert "resync" in b.alerts()

@@ -25,7 +25,14 @@ from wuzi.link.errors import BoardMismatchError, VersionMismatchError
 REPLAY_RETRY_MS = 100
 HELLO_RETRY_MS = 250
 LINK_TIMEOUT_MS = 1000
-REPLAY_TRIES_BEFORE_SNAPSHOT = 4
+# A replay keeps the order of the changes; a snapshot does not (several stones that arrive
+# in one snapshot can only be reported as "two stones at once"). So the host keeps asking
+# for the replay as long as the board may still answer it — a board whose log no longer
+# holds the events answers with a "no replay" snapshot by itself — and falls back to a
+# snapshot only after 2 s of unanswered requests (a board that cannot replay at all). On a
+# line with 1e-3 bit errors a request and its answer are lost together well under half the
+# time, so 20 tries in a row fail with odds below 1e-7.
+REPLAY_TRIES_BEFORE_SNAPSHOT = 20
 
 
 @dataclass(frozen=True)

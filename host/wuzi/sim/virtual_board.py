@@ -86,18 +86,62 @@ class Faults:
         return self.corrupt(data)
 
 
-class _Port:
-    """What the firmware writes to: the pty master, through the faults."""
+class FramePort:
+    """What the firmware writes to (its ``port``): each sealed frame goes to ``emit``, which
+    sends it to the pty master through the faults."""
 
-    def __init__(self, board: VirtualBoard) -> None:
-        self.board = board
+    def __init__(self, emit: Callable[[bytes], None]) -> None:
+        self.emit = emit
 
     def write(self, buf: bytes | bytearray | memoryview) -> int:
-        self.board._emit(bytes(buf))
+        self.emit(bytes(buf))
         return len(buf)
 
 
-class VirtualBoard:
+class PtyDevice:
+    """The host end of a virtual device is a pty: the host opens ``path`` with pyserial as
+    it opens /dev/wuzi/board-N, and the device reads and writes the non-blocking master."""
+
+    def __init__(self) -> None:
+        self.master_fd = -1
+        self.slave_fd = -1
+        self.path = ""
+
+    def open_pty(self) -> str:
+        self.master_fd, self.slave_fd = os.openpty()
+        tty.setraw(self.slave_fd)  # no echo, no line editing, before anyone opens it
+        os.set_blocking(self.master_fd, False)
+        self.path = os.ttyname(self.slave_fd)
+        return self.path
+
+    def close(self) -> None:
+        """Close the pty: to the host the device node is gone, as when a cable is pulled;
+        ``open_pty`` plugs it in again, under a new node (a udev symlink keeps the host's
+        name stable)."""
+        for fd in (self.master_fd, self.slave_fd):
+            if fd >= 0:
+                os.close(fd)
+        self.master_fd = self.slave_fd = -1
+
+    def fileno(self) -> int:
+        return self.master_fd
+
+    def _write_master(self, chunk: bytes) -> bool:
+        """Write ``chunk`` to the pty master; False when nobody is reading (the bytes are
+        lost, as on a real cable)."""
+        try:
+            os.write(self.master_fd, chunk)
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EIO):
+                raise
+            return False
+        return True
+
+
+class VirtualBoard(PtyDevice):
+    """A sensor board on a pty. Closed (``close``), the MCU goes on scanning and logging (a
+    board with its own supply) until ``open_pty`` plugs it in again."""
+
     def __init__(
         self,
         *,
@@ -113,6 +157,7 @@ class VirtualBoard:
         on_physical: Callable[[int, int, int], None] | None = None,
         on_change_sent: Callable[[int, int, int], None] | None = None,
     ) -> None:
+        super().__init__()
         self.serial = serial
         self.revision = revision
         self.faults = faults or Faults(seed=seed)
@@ -129,9 +174,6 @@ class VirtualBoard:
         self.table = fw_fake_machine.StoneTable()
         self.wiring = fw_fake_machine.SensorWiring(self.table)
         self.matrix = fw_matrix.Matrix(self.wiring.spi, self.wiring.row_latch, self.wiring.col_load)
-        self.master_fd = -1
-        self.slave_fd = -1
-        self.path = ""
         self.mcu: fw_board.SensorBoard | None = None
         self.boot_ms = 0
         self.down_until_ms = 0  # MCU in reset
@@ -145,27 +187,6 @@ class VirtualBoard:
 
     # -- the pty --------------------------------------------------------------------------
 
-    def open_pty(self) -> str:
-        self.master_fd, self.slave_fd = os.openpty()
-        tty.setraw(self.slave_fd)  # no echo, no line editing, before anyone opens it
-        os.set_blocking(self.master_fd, False)
-        self.path = os.ttyname(self.slave_fd)
-        return self.path
-
-    def close(self) -> None:
-        """Close the pty: to the host the device node is gone, as when a cable is pulled.
-
-        The MCU goes on scanning and logging (a board with its own supply); ``open_pty``
-        plugs it in again, under a new node (a udev symlink keeps the host's name stable).
-        """
-        for fd in (self.master_fd, self.slave_fd):
-            if fd >= 0:
-                os.close(fd)
-        self.master_fd = self.slave_fd = -1
-
-    def fileno(self) -> int:
-        return self.master_fd
-
     def _emit(self, frame: bytes) -> None:
         if self.on_change_sent is not None and frame[4] == wire.T_CHANGE:
             evno = wire.get_u32(frame, wire.HEADER_LEN)
@@ -178,12 +199,9 @@ class VirtualBoard:
             self.bytes_lost += len(frame)
             return
         for chunk in self.faults.outgoing(frame):
-            try:
-                os.write(self.master_fd, chunk)
+            if self._write_master(chunk):
                 self.bytes_out += len(chunk)
-            except OSError as exc:  # nobody reading: the bytes are lost, as on a real cable
-                if exc.errno not in (errno.EAGAIN, errno.EIO):
-                    raise
+            else:
                 self.bytes_lost += len(chunk)
 
     # -- the MCU --------------------------------------------------------------------------
@@ -196,7 +214,7 @@ class VirtualBoard:
         self._sent_evno = 0
         self.mcu = fw_board.SensorBoard(
             self.matrix,
-            _Port(self),
+            FramePort(self._emit),
             self.serial,
             self.revision,
             self.rng.getrandbits(30) or 1,

@@ -11,11 +11,10 @@ import errno
 import heapq
 import os
 import random
-import tty
 from collections.abc import Callable
 
 from wuzi.sim import fw_clock_unit, fw_fake_machine
-from wuzi.sim.virtual_board import Faults
+from wuzi.sim.virtual_board import Faults, FramePort, PtyDevice
 
 
 class _Display:
@@ -28,21 +27,13 @@ class _Display:
         self.brightness = brightness
 
 
-class _Port:
-    def __init__(self, clock: VirtualClock) -> None:
-        self.clock = clock
-
-    def write(self, buf: bytes | bytearray | memoryview) -> int:
-        self.clock._emit(bytes(buf))
-        return len(buf)
-
-
-class VirtualClock:
+class VirtualClock(PtyDevice):
     BUTTONS = 3
 
     def __init__(
         self, *, serial: str = "SIMCLK-0001", faults: Faults | None = None, seed: int | None = None
     ) -> None:
+        super().__init__()
         self.serial = serial
         self.faults = faults or Faults(seed=seed)
         self.rng = random.Random(seed)
@@ -50,38 +41,15 @@ class VirtualClock:
         self.displays = [_Display(), _Display()]
         self.buzzer = fw_fake_machine.PWM(fw_fake_machine.Pin(15))
         self.leds = [fw_fake_machine.Pin(20 + i, fw_fake_machine.Pin.OUT) for i in range(3)]
-        self.master_fd = -1
-        self.slave_fd = -1
-        self.path = ""
         self.mcu: fw_clock_unit.ClockUnit | None = None
         self.boot_ms = 0
         self.now_ms = 0
         self._actions: list[tuple[int, int, Callable[[], object]]] = []
         self._seq = 0
 
-    def open_pty(self) -> str:
-        self.master_fd, self.slave_fd = os.openpty()
-        tty.setraw(self.slave_fd)
-        os.set_blocking(self.master_fd, False)
-        self.path = os.ttyname(self.slave_fd)
-        return self.path
-
-    def close(self) -> None:
-        for fd in (self.master_fd, self.slave_fd):
-            if fd >= 0:
-                os.close(fd)
-        self.master_fd = self.slave_fd = -1
-
-    def fileno(self) -> int:
-        return self.master_fd
-
     def _emit(self, frame: bytes) -> None:
         for chunk in self.faults.outgoing(frame):
-            try:
-                os.write(self.master_fd, chunk)
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EIO):
-                    raise
+            self._write_master(chunk)
 
     def boot(self, now_ms: int) -> None:
         self.boot_ms = now_ms
@@ -91,7 +59,7 @@ class VirtualClock:
             list(self.displays),
             self.buzzer,
             list(self.leds),
-            _Port(self),
+            FramePort(self._emit),
             self.serial,
             "clock-rev-a",
             self.rng.getrandbits(30) or 1,
