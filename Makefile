@@ -8,8 +8,10 @@ PYTEST_ARGS ?=
 
 .PHONY: setup test test-slow demo bench lint clean
 
-## setup: create .venv and install Wuzi with its dev tools (idempotent)
+## setup: create .venv and install Wuzi with its dev tools, and the Debian packages the
+##        tests need (Mosquitto); idempotent
 setup: $(STAMP)
+	sh scripts/system-deps.sh
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

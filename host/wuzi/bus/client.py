@@ -1,0 +1,407 @@
+"""A thin paho-mqtt shell: connect by URL, last will, typed subscriptions, in-order QoS 1.
+
+Everything a Wuzi process says on the bus goes through `BusClient.publish`, which sends
+QoS 1 with the retain flag the topic's policy demands (`wuzi.bus.topics.TOPIC_POLICY`).
+paho keeps unacknowledged messages in publish order, queues them while the broker is
+away and resends them in order after every reconnect; the `Outbox` on top turns PUBACKs
+into ``on_sent(key)`` calls, in publish order, so a caller marks an event sent (in its
+journal) only once the broker has it. Incoming messages are parsed with
+`parse_message`; a malformed one is logged with its reason, passed to ``on_rejected``
+and changes nothing — the handler never sees it.
+
+Callbacks (handlers, ``on_sent``, ``on_rejected``) run on paho's network thread: keep
+them short and hand work to the owner's own loop. An exception in a handler is logged,
+never allowed to stop the network thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import urllib.parse
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.reasoncodes import ReasonCode
+
+from wuzi.bus.outbox import Outbox
+from wuzi.bus.schemas import MAX_PAYLOAD_BYTES, Message, MessageError, encode, parse_message
+from wuzi.bus.topics import TopicError, parse_topic
+
+log = logging.getLogger("wuzi.bus")
+
+Handler = Callable[[str, Message], None]
+Rejected = Callable[[str, MessageError], None]
+Sent = Callable[[str], None]
+
+_INTERNAL = ""  # outbox key of messages the client publishes itself (birth)
+
+
+class BusConfigError(ValueError):
+    """A broker URL or client setting that cannot work; says which part is wrong."""
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    host: str
+    port: int
+    tls: bool
+    username: str | None = None
+    password: str | None = None
+
+
+def parse_broker_url(url: str) -> BrokerAddress:
+    """``mqtt://[user:pass@]host[:port]`` (default 1883) or ``mqtts://…`` (TLS, 8883)."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise BusConfigError(f"broker URL {url!r}: scheme must be mqtt:// or mqtts://")
+    if not parts.hostname:
+        raise BusConfigError(f"broker URL {url!r}: no host")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise BusConfigError(f"broker URL {url!r}: unexpected path, query or fragment")
+    try:
+        port = parts.port
+    except ValueError:
+        raise BusConfigError(f"broker URL {url!r}: port must be a number 1-65535") from None
+    tls = parts.scheme == "mqtts"
+    return BrokerAddress(
+        host=parts.hostname,
+        port=port or (8883 if tls else 1883),
+        tls=tls,
+        username=urllib.parse.unquote(parts.username) if parts.username else None,
+        password=urllib.parse.unquote(parts.password) if parts.password else None,
+    )
+
+
+@dataclass(frozen=True)
+class RetainedMessage:
+    """A message for a retained topic: the birth (online) and last-will (offline) status."""
+
+    topic: str
+    message: Message
+
+
+class BusClient:
+    """One MQTT connection of a Wuzi process; reconnects by itself until `close`.
+
+    With ``persistent_session`` the broker keeps the subscriptions and queues QoS 1
+    messages for this client id while it is away (the director uses this, so that no
+    event is missed during its restart).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        client_id: str,
+        *,
+        username: str | None = None,
+        password: str | None = None,
+        ca_file: str | None = None,
+        will: RetainedMessage | None = None,
+        birth: RetainedMessage | None = None,
+        on_sent: Sent | None = None,
+        on_rejected: Rejected | None = None,
+        keepalive_s: int = 10,
+        reconnect_min_s: float = 0.1,
+        reconnect_max_s: float = 5.0,
+        persistent_session: bool = False,
+    ) -> None:
+        self.address = parse_broker_url(url)
+        if not client_id:
+            raise BusConfigError("client id must not be empty")
+        self.client_id = client_id
+        self._birth = birth
+        self._on_sent = on_sent
+        self._on_rejected = on_rejected
+        self._keepalive_s = keepalive_s
+        self._paho = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id,
+            clean_session=not persistent_session,
+            protocol=mqtt.MQTTv311,
+        )
+        user = username if username is not None else self.address.username
+        secret = password if password is not None else self.address.password
+        if user is not None:
+            self._paho.username_pw_set(user, secret)
+        if self.address.tls:
+            self._paho.tls_set(ca_certs=ca_file)
+        if will is not None:
+            self._paho.will_set(will.topic, encode(will.message), qos=1, retain=True)
+        self._reconnect_min_s = reconnect_min_s
+        self._reconnect_max_s = reconnect_max_s
+        self._paho.max_queued_messages_set(0)  # unbounded: the journal is the real limit
+        self._paho.on_connect = self._handle_connect
+        self._paho.on_disconnect = self._handle_disconnect
+        self._paho.on_publish = self._handle_puback
+        self._paho.on_subscribe = self._handle_suback
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._publish_lock = threading.Lock()  # keeps outbox order == paho order
+        self._outbox = Outbox()
+        self._filters: dict[str, Handler] = {}
+        self._suback_pending: set[int] = set()
+        self._connected = False
+        self._ready = False  # connected and paho's resends are out: publish directly
+        self._held: deque[tuple[int, str, bytes, bool]] = deque()  # published while not ready
+        self._sent: deque[str] = deque()  # keys acknowledged, waiting to be reported
+        self._report_lock = threading.RLock()  # reports leave in order, one thread at a time
+        self._closing = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # connection
+
+    def connect(self) -> None:
+        """Start the network thread; connects (and later reconnects) in the background."""
+        if self._thread is not None:
+            return
+        self._closing.clear()
+        self._thread = threading.Thread(
+            target=self._run, name=f"wuzi-bus-{self.client_id}", daemon=True
+        )
+        self._thread.start()
+
+    @property
+    def connected(self) -> bool:
+        with self._lock:
+            return self._connected
+
+    def wait_connected(self, timeout_s: float) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: self._connected, timeout_s)
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Disconnect cleanly (the broker drops the last will) and stop the network thread."""
+        thread = self._thread
+        if thread is None:
+            return
+        self._closing.set()
+        thread.join(timeout_s)
+        self._thread = None
+
+    def kill_connection(self) -> None:
+        """Drop the TCP connection without DISCONNECT, as a power cut or a pulled cable does.
+
+        The broker then publishes the last will; the client reconnects by itself. For fault
+        injection and tests.
+        """
+        sock = self._paho.socket()
+        if isinstance(sock, socket.socket):  # also ssl.SSLSocket
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError as exc:
+                log.debug("kill_connection: %s", exc)
+
+    def _run(self) -> None:
+        """The network loop: paho's loop() plus reconnection with exponential backoff.
+
+        Our own loop rather than paho's loop_start, so that messages published while the
+        broker was away are handed to paho only after paho has resent its unacknowledged
+        ones: that is what keeps the order on the wire equal to the publish order.
+        """
+        delay_s = self._reconnect_min_s
+        first = True
+        while not self._closing.is_set():
+            try:
+                if first:
+                    self._paho.connect(self.address.host, self.address.port, self._keepalive_s)
+                    first = False
+                else:
+                    self._paho.reconnect()
+            except (OSError, ValueError) as exc:
+                log.info("cannot reach broker %s:%d: %s", self.address.host, self.address.port, exc)
+                self._closing.wait(delay_s)
+                delay_s = min(delay_s * 2, self._reconnect_max_s)
+                continue
+            while not self._closing.is_set():
+                rc = self._paho.loop(timeout=0.05)
+                if rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
+                    break
+                if self._connected and not self._ready:
+                    self._flush_held()
+                    delay_s = self._reconnect_min_s
+            with self._publish_lock:
+                self._ready = False
+            if self._closing.is_set():
+                self._paho.disconnect()
+                for _ in range(10):  # write the DISCONNECT out
+                    if self._paho.loop(timeout=0.01) != MQTTErrorCode.MQTT_ERR_SUCCESS:
+                        break
+                break
+            self._closing.wait(delay_s)
+        with self._changed:
+            self._connected = False
+            self._changed.notify_all()
+
+    def _flush_held(self) -> None:
+        with self._publish_lock:
+            while self._held:
+                sequence, topic, payload, retain = self._held.popleft()
+                self._hand_to_paho(sequence, topic, payload, retain)
+            self._ready = True
+
+    # publishing
+
+    def publish(self, topic: str, message: Message, *, key: str | None = None) -> None:
+        """Send ``message`` QoS 1 (retain per the topic's policy), in order, at least once.
+
+        ``on_sent(key)`` is called once the broker acknowledged it and everything published
+        before it; without a key nothing is reported. Never blocks on the network: while the
+        broker is away messages queue in memory and go out in order on reconnect.
+        """
+        try:
+            retain = parse_topic(topic).policy.retain
+        except TopicError as exc:
+            raise BusConfigError(str(exc)) from None
+        if key == _INTERNAL:
+            raise BusConfigError("an outbox key must not be empty")
+        payload = encode(message)
+        if len(payload) > MAX_PAYLOAD_BYTES:
+            raise BusConfigError(
+                f"message for {topic!r} is {len(payload)} bytes; receivers accept at most"
+                f" {MAX_PAYLOAD_BYTES}"
+            )
+        self._send(topic, payload, retain, _INTERNAL if key is None else key)
+
+    def _send(self, topic: str, payload: bytes, retain: bool, key: str) -> None:
+        with self._publish_lock:
+            with self._lock:
+                sequence = self._outbox.add(key)
+            if self._ready:
+                self._hand_to_paho(sequence, topic, payload, retain)
+            else:
+                self._held.append((sequence, topic, payload, retain))
+
+    def _hand_to_paho(self, sequence: int, topic: str, payload: bytes, retain: bool) -> None:
+        info = self._paho.publish(topic, payload, qos=1, retain=retain)
+        if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
+            # Cannot happen with an unbounded queue and payloads under MAX_PAYLOAD_BYTES;
+            # the entry stays pending, so the caller never marks it sent.
+            log.error("paho refused to queue %s: %s", topic, mqtt.error_string(info.rc))
+            return
+        with self._changed:
+            self._sent.extend(self._outbox.bind(sequence, info.mid))
+            self._changed.notify_all()
+        self._report()
+
+    def pending(self) -> list[str]:
+        """Keys published but not yet reported sent, oldest first."""
+        with self._lock:
+            return [key for key in self._outbox.pending() if key != _INTERNAL]
+
+    def wait_drained(self, timeout_s: float) -> bool:
+        """Wait until every published message is acknowledged."""
+        with self._changed:
+            return self._changed.wait_for(lambda: len(self._outbox) == 0, timeout_s)
+
+    # subscribing
+
+    def subscribe(self, topic_filter: str, handler: Handler) -> None:
+        """Deliver every valid message matching ``topic_filter`` to ``handler`` (QoS 1).
+
+        Kept across reconnects. Malformed messages go to ``on_rejected`` instead.
+        """
+
+        def deliver(_client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+            self._deliver(handler, msg.topic, bytes(msg.payload))
+
+        self._paho.message_callback_add(topic_filter, deliver)
+        with self._changed:
+            self._filters[topic_filter] = handler
+            if self._connected:
+                self._subscribe_locked(topic_filter)
+
+    def wait_subscribed(self, timeout_s: float) -> bool:
+        """Wait until the broker has acknowledged every subscription on this connection."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: self._connected and not self._suback_pending, timeout_s
+            )
+
+    def _subscribe_locked(self, topic_filter: str) -> None:
+        rc, mid = self._paho.subscribe(topic_filter, qos=1)
+        if rc == MQTTErrorCode.MQTT_ERR_SUCCESS and mid is not None:
+            self._suback_pending.add(mid)
+
+    def _deliver(self, handler: Handler, topic: str, payload: bytes) -> None:
+        try:
+            message = parse_message(topic, payload)
+        except MessageError as exc:
+            log.warning("rejected %s", exc)
+            if self._on_rejected is not None:
+                self._call(self._on_rejected, topic, exc)
+            return
+        self._call(handler, topic, message)
+
+    @staticmethod
+    def _call(callback: Callable[..., None], *args: object) -> None:
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("bus callback %r failed", callback)
+
+    # paho callbacks (network thread)
+
+    def _handle_connect(
+        self,
+        _client: mqtt.Client,
+        _userdata: Any,
+        _flags: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        _properties: Any,
+    ) -> None:
+        if reason.is_failure:
+            log.warning("broker %s refused the connection: %s", self.address.host, reason)
+            return
+        log.info("connected to %s:%d", self.address.host, self.address.port)
+        with self._changed:
+            self._connected = True
+            self._suback_pending.clear()
+            for topic_filter in self._filters:
+                self._subscribe_locked(topic_filter)
+            self._changed.notify_all()
+        if self._birth is not None:
+            self._send(self._birth.topic, encode(self._birth.message), True, _INTERNAL)
+
+    def _handle_disconnect(
+        self,
+        _client: mqtt.Client,
+        _userdata: Any,
+        _flags: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        _properties: Any,
+    ) -> None:
+        log.info("disconnected from %s: %s", self.address.host, reason)
+        with self._changed:
+            self._connected = False
+            self._changed.notify_all()
+
+    def _handle_puback(
+        self, _client: mqtt.Client, _userdata: Any, mid: int, _reason: ReasonCode, _p: Any
+    ) -> None:
+        with self._changed:
+            self._sent.extend(self._outbox.acknowledge(mid))
+            self._changed.notify_all()
+        self._report()
+
+    def _handle_suback(
+        self, _client: mqtt.Client, _userdata: Any, mid: int, _codes: list[ReasonCode], _p: Any
+    ) -> None:
+        with self._changed:
+            self._suback_pending.discard(mid)
+            self._changed.notify_all()
+
+    def _report(self) -> None:
+        with self._report_lock:
+            while True:
+                with self._lock:
+                    if not self._sent:
+                        return
+                    key = self._sent.popleft()
+                if key != _INTERNAL and self._on_sent is not None:
+                    self._call(self._on_sent, key)

@@ -1,0 +1,219 @@
+"""The MQTT topic tree under ``wuzi/v1/<venue>/…``: builders, filters and a strict parser.
+
+Every topic Wuzi publishes or subscribes to is built here, so the tree has one definition
+and a typo cannot create a topic nobody listens to. ``parse_topic`` is the inverse and is
+what an incoming message is dispatched on; it rejects anything outside the tree with a
+`TopicError` naming the offending level. Pure: no I/O.
+
+The tree (QoS and retain per topic are in `TOPIC_POLICY` and docs/bus.md)::
+
+    wuzi/v1/<venue>/table/<n>/state          retained table state (host -> everyone)
+    wuzi/v1/<venue>/table/<n>/events         game events, QoS 1, unique event ids (host)
+    wuzi/v1/<venue>/host/<id>/status         retained host status; the last will says offline
+    wuzi/v1/<venue>/assignments/<n>          retained game assignment (director -> host)
+    wuzi/v1/<venue>/arbiter/commands         referee commands (arbiter view -> hosts)
+    wuzi/v1/<venue>/public/table/<n>/state   delayed hall feed: retained state
+    wuzi/v1/<venue>/public/table/<n>/events  delayed hall feed: events
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+ROOT = "wuzi"
+PROTOCOL = "v1"
+MAX_TABLE = 9999
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_TABLE = re.compile(r"[1-9][0-9]{0,3}")
+
+
+class TopicError(ValueError):
+    """A topic (or a part given to a builder) that is not in the Wuzi tree; says which level."""
+
+
+class TopicKind(enum.Enum):
+    TABLE_STATE = "table-state"
+    TABLE_EVENTS = "table-events"
+    HOST_STATUS = "host-status"
+    ASSIGNMENT = "assignment"
+    ARBITER_COMMANDS = "arbiter-commands"
+    PUBLIC_STATE = "public-state"
+    PUBLIC_EVENTS = "public-events"
+
+
+@dataclass(frozen=True)
+class TopicPolicy:
+    """How messages on one kind of topic are published."""
+
+    qos: int
+    retain: bool
+
+
+TOPIC_POLICY: dict[TopicKind, TopicPolicy] = {
+    TopicKind.TABLE_STATE: TopicPolicy(qos=1, retain=True),
+    TopicKind.TABLE_EVENTS: TopicPolicy(qos=1, retain=False),
+    TopicKind.HOST_STATUS: TopicPolicy(qos=1, retain=True),
+    TopicKind.ASSIGNMENT: TopicPolicy(qos=1, retain=True),
+    TopicKind.ARBITER_COMMANDS: TopicPolicy(qos=1, retain=False),
+    TopicKind.PUBLIC_STATE: TopicPolicy(qos=1, retain=True),
+    TopicKind.PUBLIC_EVENTS: TopicPolicy(qos=1, retain=False),
+}
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A parsed topic: its kind, venue, and the table or host it is about (if any)."""
+
+    kind: TopicKind
+    venue: str
+    table: int | None = None
+    host: str | None = None
+
+    def __str__(self) -> str:
+        return build_topic(self)
+
+    @property
+    def policy(self) -> TopicPolicy:
+        return TOPIC_POLICY[self.kind]
+
+
+def check_name(what: str, value: str) -> str:
+    """A venue or host id: 1-64 of letters, digits, ``_`` and ``-``, starting alphanumeric."""
+    if not isinstance(value, str) or not _NAME.fullmatch(value):
+        raise TopicError(
+            f"{what} must be 1-64 letters, digits, '_' or '-' (starting with a letter or digit),"
+            f" not {value!r}"
+        )
+    return value
+
+
+def check_table(value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TABLE:
+        raise TopicError(f"table number must be an integer 1-{MAX_TABLE}, not {value!r}")
+    return value
+
+
+def _base(venue: str) -> str:
+    return f"{ROOT}/{PROTOCOL}/{check_name('venue', venue)}"
+
+
+def table_state(venue: str, table: int) -> str:
+    return f"{_base(venue)}/table/{check_table(table)}/state"
+
+
+def table_events(venue: str, table: int) -> str:
+    return f"{_base(venue)}/table/{check_table(table)}/events"
+
+
+def host_status(venue: str, host: str) -> str:
+    return f"{_base(venue)}/host/{check_name('host id', host)}/status"
+
+
+def assignment(venue: str, table: int) -> str:
+    return f"{_base(venue)}/assignments/{check_table(table)}"
+
+
+def arbiter_commands(venue: str) -> str:
+    return f"{_base(venue)}/arbiter/commands"
+
+
+def public_state(venue: str, table: int) -> str:
+    return f"{_base(venue)}/public/table/{check_table(table)}/state"
+
+
+def public_events(venue: str, table: int) -> str:
+    return f"{_base(venue)}/public/table/{check_table(table)}/events"
+
+
+def build_topic(topic: Topic) -> str:
+    """The topic string of a parsed `Topic` (the inverse of `parse_topic`)."""
+    kind = topic.kind
+    if kind is TopicKind.HOST_STATUS:
+        if topic.host is None:
+            raise TopicError("a host-status topic needs a host id")
+        return host_status(topic.venue, topic.host)
+    if kind is TopicKind.ARBITER_COMMANDS:
+        return arbiter_commands(topic.venue)
+    if topic.table is None:
+        raise TopicError(f"a {kind.value} topic needs a table number")
+    builders = {
+        TopicKind.TABLE_STATE: table_state,
+        TopicKind.TABLE_EVENTS: table_events,
+        TopicKind.ASSIGNMENT: assignment,
+        TopicKind.PUBLIC_STATE: public_state,
+        TopicKind.PUBLIC_EVENTS: public_events,
+    }
+    return builders[kind](topic.venue, topic.table)
+
+
+# Subscription filters: a whole kind across the venue.
+
+
+def all_table_states(venue: str) -> str:
+    return f"{_base(venue)}/table/+/state"
+
+
+def all_table_events(venue: str) -> str:
+    return f"{_base(venue)}/table/+/events"
+
+
+def all_host_statuses(venue: str) -> str:
+    return f"{_base(venue)}/host/+/status"
+
+
+def all_assignments(venue: str) -> str:
+    return f"{_base(venue)}/assignments/+"
+
+
+def all_public(venue: str) -> str:
+    return f"{_base(venue)}/public/#"
+
+
+def _parse_table(level: str, topic: str) -> int:
+    if not _TABLE.fullmatch(level):
+        raise TopicError(
+            f"topic {topic!r}: table level must be a number 1-{MAX_TABLE}, not {level!r}"
+        )
+    return int(level)
+
+
+def parse_topic(topic: str) -> Topic:
+    """Parse a topic of the Wuzi tree, or raise `TopicError` naming the bad level."""
+    if not isinstance(topic, str):
+        raise TopicError(f"topic must be a string, not {type(topic).__name__}")
+    levels = topic.split("/")
+    if len(levels) < 4 or levels[0] != ROOT:
+        raise TopicError(f"topic {topic!r} is not under {ROOT}/{PROTOCOL}/<venue>/")
+    if levels[1] != PROTOCOL:
+        raise TopicError(f"topic {topic!r}: protocol level is {levels[1]!r}, expected {PROTOCOL!r}")
+    try:
+        venue = check_name("venue", levels[2])
+    except TopicError as exc:
+        raise TopicError(f"topic {topic!r}: {exc}") from None
+    rest = levels[3:]
+    head = rest[0]
+    if head == "table" and len(rest) == 3 and rest[2] in ("state", "events"):
+        kind = TopicKind.TABLE_STATE if rest[2] == "state" else TopicKind.TABLE_EVENTS
+        return Topic(kind, venue, table=_parse_table(rest[1], topic))
+    if head == "host" and len(rest) == 3 and rest[2] == "status":
+        try:
+            host = check_name("host id", rest[1])
+        except TopicError as exc:
+            raise TopicError(f"topic {topic!r}: {exc}") from None
+        return Topic(TopicKind.HOST_STATUS, venue, host=host)
+    if head == "assignments" and len(rest) == 2:
+        return Topic(TopicKind.ASSIGNMENT, venue, table=_parse_table(rest[1], topic))
+    if head == "arbiter" and rest == ["arbiter", "commands"]:
+        return Topic(TopicKind.ARBITER_COMMANDS, venue)
+    if (
+        head == "public"
+        and len(rest) == 4
+        and rest[1] == "table"
+        and rest[3] in ("state", "events")
+    ):
+        kind = TopicKind.PUBLIC_STATE if rest[3] == "state" else TopicKind.PUBLIC_EVENTS
+        return Topic(kind, venue, table=_parse_table(rest[2], topic))
+    raise TopicError(f"topic {topic!r}: unknown path {'/'.join(rest)!r} under the venue")

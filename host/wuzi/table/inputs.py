@@ -1,0 +1,196 @@
+"""What a table session is told: each input is a frozen value with the host's ``now_ns``.
+
+The journal stores these inputs in order; ``TableSession.replay`` feeds them back and gets
+an identical session, so every input carries everything needed to repeat it (no reading
+of the time, no hidden randomness). The first input of a journal is ``SessionStarted``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wuzi.link import reconciler
+from wuzi.rules.board import Colour, Point
+from wuzi.rules.procedure import Seat
+
+__all__ = [
+    "AdjustTime",
+    "BoardAlert",
+    "Choose",
+    "Claim",
+    "ClockPressed",
+    "CorrectMoves",
+    "Decide",
+    "RefereePause",
+    "RefereeResume",
+    "ReplaceStone",
+    "SessionStarted",
+    "SetResult",
+    "StartNextGame",
+    "StoneSettled",
+    "TableInput",
+    "TableSetup",
+    "TakeBack",
+    "Tick",
+]
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """How the table's games are played: rule set, mode, opening (name and settings as
+    ``make_procedure`` takes them), time control (``parse_control`` syntax) and how long a
+    settled stone may wait for its press before the referee is told."""
+
+    ruleset: str = "renju"
+    mode: str = "claim"
+    opening: str = "chinese-2013"
+    opening_settings: tuple[tuple[str, str | int], ...] = ()
+    time_control: str = "2700+30"
+    unpressed_alert_ms: int = 10_000
+
+
+@dataclass(frozen=True)
+class TableInput:
+    """Base of every input: the host's monotonic instant (ns)."""
+
+    now_ns: int
+
+
+@dataclass(frozen=True)
+class SessionStarted(TableInput):
+    setup: TableSetup
+
+
+@dataclass(frozen=True)
+class StoneSettled(TableInput):
+    """The reconciler's ``StoneEvent``: one new stone, the board quiet."""
+
+    point: Point
+    colour: Colour
+
+    @classmethod
+    def of(cls, event: reconciler.StoneEvent, now_ns: int) -> StoneSettled:
+        """The input for a reconciler ``StoneEvent`` seen at ``now_ns``."""
+        return cls(now_ns=now_ns, point=event.point, colour=event.colour)
+
+
+@dataclass(frozen=True)
+class BoardAlert(TableInput):
+    """The reconciler's ``Alert`` (kind one of ``wuzi.link.reconciler.ALERT_KINDS``)."""
+
+    kind: str
+    points: tuple[Point, ...] = ()
+    colour: Colour | None = None
+    detail: str = ""
+
+    @classmethod
+    def of(cls, alert: reconciler.Alert, now_ns: int) -> BoardAlert:
+        """The input for a reconciler ``Alert`` seen at ``now_ns``."""
+        return cls(
+            now_ns=now_ns,
+            kind=alert.kind,
+            points=alert.points,
+            colour=alert.colour,
+            detail=alert.detail,
+        )
+
+
+@dataclass(frozen=True)
+class ClockPressed(TableInput):
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class Claim(TableInput):
+    """The claim button (or the referee for a player): ``kind`` is ``forbidden`` (White
+    claims Black's stone ``point``, default the last) or ``five`` (a five of the seat's
+    colour)."""
+
+    seat: Seat
+    kind: str = "forbidden"
+    point: Point | None = None
+
+
+@dataclass(frozen=True)
+class Decide(TableInput):
+    """A decision at an opening step (swap or stay, Swap2's options), from the clock
+    unit's buttons or the referee."""
+
+    seat: Seat
+    choice: str
+
+
+@dataclass(frozen=True)
+class Choose(TableInput):
+    """The fifth-move offer White keeps."""
+
+    seat: Seat
+    point: Point
+
+
+@dataclass(frozen=True)
+class Tick(TableInput):
+    """Time passed (the shell's timer): overdue presses are reported."""
+
+
+@dataclass(frozen=True)
+class RefereePause(TableInput):
+    reason: str
+    referee: str = ""
+
+
+@dataclass(frozen=True)
+class RefereeResume(TableInput):
+    referee: str = ""
+    penalty: str | None = None
+
+
+@dataclass(frozen=True)
+class AdjustTime(TableInput):
+    seat: Seat
+    delta_ms: int
+    reason: str = "referee adjustment"
+    referee: str = ""
+
+
+@dataclass(frozen=True)
+class CorrectMoves(TableInput):
+    seat: Seat
+    moves: int
+    reason: str = "referee correction"
+    referee: str = ""
+
+
+@dataclass(frozen=True)
+class TakeBack(TableInput):
+    """Take back the last stone (it stands on ``point``)."""
+
+    point: Point
+    reason: str
+    referee: str = ""
+
+
+@dataclass(frozen=True)
+class ReplaceStone(TableInput):
+    """The last stone was misread on ``old``: it really stands on ``new``."""
+
+    old: Point
+    new: Point
+    reason: str
+    referee: str = ""
+
+
+@dataclass(frozen=True)
+class SetResult(TableInput):
+    """The referee sets the result (``winner`` None: a draw)."""
+
+    winner: Seat | None
+    reason: str
+    referee: str = ""
+
+
+@dataclass(frozen=True)
+class StartNextGame(TableInput):
+    """The next game (of a two-game match, a playoff) with the same setup."""
+
+    referee: str = ""

@@ -1,0 +1,296 @@
+"""Message schemas: valid messages round-trip; every malformation is a MessageError naming
+the field; no input at all makes parse_message raise anything else."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from wuzi.bus import topics
+from wuzi.bus.schemas import (
+    ARBITER_ACTIONS,
+    MAX_PAYLOAD_BYTES,
+    ArbiterCommand,
+    Assignment,
+    Cleared,
+    HostStatus,
+    Message,
+    MessageError,
+    TableEvent,
+    TableState,
+    encode,
+    parse_message,
+)
+
+VENUE = "hall"
+ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,40}", fullmatch=True)
+keywords = st.from_regex(r"[a-z][a-z0-9_.-]{0,20}", fullmatch=True)
+texts = st.text(min_size=1, max_size=50).filter(lambda s: s.strip() != "")
+tables = st.integers(1, 9999)
+times = st.integers(0, 10**12)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=10),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+json_objects = st.dictionaries(st.text(max_size=8), json_values, max_size=5)
+
+table_states = st.builds(
+    TableState,
+    table=tables,
+    game_id=st.none() | ids,
+    seq=st.integers(0, 10**9),
+    status=st.sampled_from(["idle", "playing", "paused", "adjourned", "finished"]),
+    moves=st.lists(st.integers(0, 224), unique=True, max_size=225).map(tuple),
+    black_ms=st.integers(-(10**7), 10**9),
+    white_ms=st.integers(-(10**7), 10**9),
+    running=st.sampled_from([None, "black", "white"]),
+    result=st.sampled_from([None, "1-0", "0-1", "1/2-1/2"]),
+    at_ms=times,
+)
+table_events = st.builds(
+    TableEvent,
+    event_id=ids,
+    table=tables,
+    game_id=ids,
+    seq=st.integers(0, 10**9),
+    kind=keywords,
+    at_ms=times,
+    data=json_objects,
+)
+host_statuses = st.builds(
+    HostStatus,
+    host=st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,30}", fullmatch=True),
+    online=st.booleans(),
+    tables=st.lists(tables, unique=True, max_size=30).map(tuple),
+    boot_id=ids,
+    at_ms=times,
+)
+assignments = st.builds(
+    Assignment,
+    table=tables,
+    game_id=ids,
+    black=texts,
+    white=texts,
+    rule_set=keywords,
+    opening=keywords,
+    opening_settings=json_objects,
+    time_control=st.sampled_from(["2700+30", "3600", "40/5400:1800+30"]),
+    board=st.none() | st.integers(1, 9999),
+    game_in_match=st.integers(1, 99),
+    playoff=st.booleans(),
+    issued_ms=times,
+)
+arbiter_commands = st.builds(
+    ArbiterCommand,
+    command_id=ids,
+    referee=ids,
+    action=st.sampled_from(ARBITER_ACTIONS),
+    table=st.none() | tables,
+    args=json_objects,
+    issued_ms=times,
+    auth=st.none() | texts,
+)
+
+
+def topic_for(message: Message) -> str:
+    if isinstance(message, TableState):
+        return topics.table_state(VENUE, message.table)
+    if isinstance(message, TableEvent):
+        return topics.table_events(VENUE, message.table)
+    if isinstance(message, HostStatus):
+        return topics.host_status(VENUE, message.host)
+    if isinstance(message, Assignment):
+        return topics.assignment(VENUE, message.table)
+    assert isinstance(message, ArbiterCommand)
+    return topics.arbiter_commands(VENUE)
+
+
+messages = table_states | table_events | host_statuses | assignments | arbiter_commands
+
+ALL_TOPICS = [
+    topics.table_state(VENUE, 1),
+    topics.table_events(VENUE, 1),
+    topics.host_status(VENUE, "pi-1"),
+    topics.assignment(VENUE, 1),
+    topics.arbiter_commands(VENUE),
+    topics.public_state(VENUE, 1),
+    topics.public_events(VENUE, 1),
+]
+topic_names = st.sampled_from(ALL_TOPICS)
+
+
+@given(messages)
+def test_every_message_round_trips(message: Message) -> None:
+    assert parse_message(topic_for(message), encode(message)) == message
+
+
+@given(table_states)
+def test_the_public_feed_carries_table_states(state: TableState) -> None:
+    assert parse_message(topics.public_state(VENUE, state.table), encode(state)) == state
+
+
+def as_object(message: Message) -> dict[str, Any]:
+    obj: dict[str, Any] = json.loads(encode(message))
+    return obj
+
+
+def reparse(message: Message, obj: dict[str, Any]) -> Message:
+    return parse_message(topic_for(message), json.dumps(obj).encode())
+
+
+@given(messages, st.data())
+def test_a_missing_field_is_named(message: Message, data: st.DataObject) -> None:
+    obj = as_object(message)
+    name = data.draw(st.sampled_from(sorted(obj)))
+    del obj[name]
+    with pytest.raises(MessageError) as caught:
+        reparse(message, obj)
+    assert caught.value.field == name
+    assert "is missing" in str(caught.value)
+
+
+@given(messages, st.data())
+def test_a_field_of_the_wrong_kind_is_named(message: Message, data: st.DataObject) -> None:
+    obj = as_object(message)
+    name = data.draw(st.sampled_from(sorted(obj)))
+    original = obj[name]
+    # Something of a different JSON kind than the valid value (and never null, which some
+    # fields accept): an object for scalars and lists, a list for objects.
+    obj[name] = [original] if isinstance(original, dict) else {"x": original}
+    with pytest.raises(MessageError) as caught:
+        reparse(message, obj)
+    assert caught.value.field == name
+
+
+@given(messages, st.text(min_size=1, max_size=10))
+def test_unknown_keys_are_refused(message: Message, key: str) -> None:
+    obj = as_object(message)
+    if key in obj:
+        return
+    obj[key] = 1
+    with pytest.raises(MessageError, match="unknown key") as caught:
+        reparse(message, obj)
+    assert caught.value.field == key
+
+
+@given(messages, st.data())
+def test_any_replaced_value_is_either_valid_or_a_message_error(
+    message: Message, data: st.DataObject
+) -> None:
+    obj = as_object(message)
+    name = data.draw(st.sampled_from(sorted(obj)))
+    obj[name] = data.draw(json_values | st.floats(allow_nan=False))
+    try:
+        parsed = reparse(message, obj)
+    except MessageError as error:
+        assert error.field in (name, None) or error.field.startswith(f"{name}[")
+        return
+    assert type(parsed) is type(message)  # the value happened to be valid
+
+
+def test_floats_and_booleans_are_not_integers() -> None:
+    state = TableState(3, "g", 1, "playing", (112,), 1000, 1000, "black", None, 5)
+    for bad in (1.0, True, "3"):
+        obj = as_object(state) | {"seq": bad}
+        with pytest.raises(MessageError, match="must be an integer") as caught:
+            reparse(state, obj)
+        assert caught.value.field == "seq"
+
+
+def test_points_are_on_the_board_and_distinct() -> None:
+    state = TableState(3, "g", 1, "playing", (112,), 1000, 1000, "black", None, 5)
+    with pytest.raises(MessageError) as caught:
+        reparse(state, as_object(state) | {"moves": [112, 225]})
+    assert caught.value.field == "moves[1]"
+    with pytest.raises(MessageError, match="repeated") as caught:
+        reparse(state, as_object(state) | {"moves": [112, 112]})
+    assert caught.value.field == "moves"
+
+
+def test_the_table_and_host_must_agree_with_the_topic() -> None:
+    state = TableState(3, "g", 1, "playing", (), 1000, 1000, None, None, 5)
+    with pytest.raises(MessageError, match="topic is for table 4") as caught:
+        parse_message(topics.table_state(VENUE, 4), encode(state))
+    assert caught.value.field == "table"
+    status = HostStatus("pi-1", True, (3,), "b", 0)
+    with pytest.raises(MessageError, match="'pi-2'") as caught:
+        parse_message(topics.host_status(VENUE, "pi-2"), encode(status))
+    assert caught.value.field == "host"
+
+
+def test_schema_versions_other_than_1_are_refused() -> None:
+    status = HostStatus("pi-1", True, (3,), "b", 0)
+    topic = topics.host_status(VENUE, "pi-1")
+    for version in (2, 0, "1", None, 1.0):
+        obj = as_object(status) | {"v": version}
+        with pytest.raises(MessageError) as caught:
+            parse_message(topic, json.dumps(obj).encode())
+        assert caught.value.field == "v"
+
+
+def test_an_empty_payload_clears_retained_topics_only() -> None:
+    topic = topics.assignment(VENUE, 2)
+    assert parse_message(topic, b"") == Cleared(topic)
+    assert encode(Cleared(topic)) == b""
+    with pytest.raises(MessageError, match="empty payload"):
+        parse_message(topics.table_events(VENUE, 2), b"")
+
+
+@pytest.mark.parametrize(
+    ("payload", "complaint"),
+    [
+        (b"\xff", "not UTF-8"),
+        (b"{", "not valid JSON"),
+        (b'{"v": NaN}', "NaN is not allowed"),
+        (b'{"v": 1, "v": 1}', "duplicate key 'v'"),
+        (b"[1]", "must be a JSON object, not a list"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"v": ' + b"9" * 5000 + b"}", "not valid JSON"),
+        (b" " * (MAX_PAYLOAD_BYTES + 1), "exceeds"),
+    ],
+)
+def test_garbage_is_refused_with_a_reason(payload: bytes, complaint: str) -> None:
+    with pytest.raises(MessageError, match=complaint):
+        parse_message(topics.table_events(VENUE, 1), payload)
+
+
+def test_a_foreign_topic_is_a_message_error() -> None:
+    with pytest.raises(MessageError, match="not under wuzi/v1"):
+        parse_message("spam/eggs", b"{}")
+
+
+@given(topic_names, st.binary(max_size=300))
+def test_random_bytes_never_crash(topic: str, payload: bytes) -> None:
+    try:
+        parsed = parse_message(topic, payload)
+    except MessageError:
+        return
+    assert payload == b"" and parsed == Cleared(topic)
+
+
+@given(topic_names, json_values | json_objects)
+def test_random_json_never_crashes(topic: str, value: object) -> None:
+    with pytest.raises(MessageError):
+        parse_message(topic, json.dumps(value).encode())
+
+
+@given(topic_names, json_objects)
+def test_random_versioned_objects_never_crash(topic: str, obj: dict[str, Any]) -> None:
+    with pytest.raises(MessageError):
+        parse_message(topic, json.dumps({"v": 1} | obj).encode())
+
+
+def test_every_message_type_has_its_fields_documented() -> None:
+    text = (Path(__file__).parents[2] / "docs" / "bus.md").read_text(encoding="utf-8")
+    for kind in (TableState, TableEvent, HostStatus, Assignment, ArbiterCommand):
+        for f in fields(kind):
+            assert f"`{f.name}`" in text, f"docs/bus.md lacks {kind.__name__}.{f.name}"
