@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, NoReturn
 
 from wuzi.bus.topics import Topic, TopicError, TopicKind, parse_topic
+from wuzi.json_values import describe
 
 SCHEMA_VERSION = 1
 MAX_PAYLOAD_BYTES = 256 * 1024
@@ -227,19 +228,7 @@ class _Reader:
 
 
 def _describe(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value[:40]!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    return describe(value, max_text=40)
 
 
 def _table_state(r: _Reader) -> TableState:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from wuzi.json_values import describe
 from wuzi.rules.board import Colour, Point, parse_point, point_name
 from wuzi.rules.errors import RecordFormatError, RulesError
 from wuzi.rules.procedure import Seat
@@ -209,19 +210,7 @@ def _object(read_keys: Callable[[_Obj], T]) -> Callable[[object, str], T]:
 
 
 def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"the string {value!r}"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    return describe(value)
 
 
 def _str(value: object, path: str) -> str:
