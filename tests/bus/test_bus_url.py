@@ -54,3 +54,10 @@ def test_a_message_too_big_for_receivers_is_refused_at_the_sender() -> None:
     with pytest.raises(BusConfigError, match="receivers accept at most"):
         client.publish("wuzi/v1/hall/table/1/events", huge, key="e1")
     assert client.pending() == []
+
+
+def test_an_unclosed_ipv6_literal_is_a_config_error() -> None:
+    from wuzi.bus.client import BusConfigError, parse_broker_url
+
+    with pytest.raises(BusConfigError, match=r"'mqtt://\[b'.*Invalid IPv6 URL"):
+        parse_broker_url("mqtt://[b")

@@ -57,7 +57,10 @@ class BrokerAddress:
 
 def parse_broker_url(url: str) -> BrokerAddress:
     """``mqtt://[user:pass@]host[:port]`` (default 1883) or ``mqtts://…`` (TLS, 8883)."""
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError as exc:  # e.g. "mqtt://[b": an unclosed IPv6 literal
+        raise BusConfigError(f"broker URL {url!r}: {exc}") from None
     if parts.scheme not in ("mqtt", "mqtts"):
         raise BusConfigError(f"broker URL {url!r}: scheme must be mqtt:// or mqtts://")
     if not parts.hostname:

@@ -12,12 +12,14 @@ the clock: then the game judges it (``Game.place`` with the clock reading after 
 press) and the clock passes to ``game.to_move`` (``table_press``). Everything else is a
 referee alert with a reason. An input that is malformed (an unknown seat, a point off
 the board, an instant earlier than the previous one, a referee command the game or the
-clock refuses) raises ``TableError`` and changes nothing. See docs/table.md.
+clock refuses) raises ``TableError`` and changes nothing. The referee's commands are
+in ``wuzi.table.referee``, the shared input checks in ``wuzi.table.checks``. See
+docs/table.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from wuzi.clock.clock import Clock, apply_event
 from wuzi.clock.control import NS_PER_MS
@@ -26,7 +28,7 @@ from wuzi.clock.events import Pressed
 from wuzi.clock.opening import NO_NEW_ACTION, table_press
 from wuzi.clock.timing import time_to_flag_ns
 from wuzi.link import reconciler
-from wuzi.rules.board import POINTS, Colour, Point, point_name
+from wuzi.rules.board import Colour, Point, point_name
 from wuzi.rules.claims import AlertKind, Verdict
 from wuzi.rules.errors import RulesError
 from wuzi.rules.events import AlertRaised, ClaimJudged, GameEnded
@@ -34,33 +36,28 @@ from wuzi.rules.game import Game, Status
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.procedure import Action, Seat
 from wuzi.rules.record import ClockReading
+from wuzi.table.checks import TableError
+from wuzi.table.checks import check_colour as _check_colour
+from wuzi.table.checks import check_int as _check_int
+from wuzi.table.checks import check_point as _check_point
+from wuzi.table.checks import check_seat as _check_seat
 from wuzi.table.inputs import (
-    AdjustTime,
     BoardAlert,
     Choose,
     Claim,
     ClockPressed,
-    CorrectMoves,
     Decide,
-    RefereePause,
-    RefereeResume,
-    ReplaceStone,
     SessionStarted,
-    SetResult,
-    StartNextGame,
     StoneSettled,
     TableInput,
     TableSetup,
-    TakeBack,
     Tick,
 )
 from wuzi.table.outputs import (
     AlertReason,
     ClockChanged,
     GameOver,
-    MoveCorrected,
     MoveJudged,
-    MoveTakenBack,
     NextGameStarted,
     OfferKept,
     OfferPlaced,
@@ -70,11 +67,9 @@ from wuzi.table.outputs import (
     StatusChanged,
     TableOutput,
 )
+from wuzi.table.referee import REFEREE_HOLD, RefereeCommands
 
 __all__ = ["REFEREE_HOLD", "TableError", "TableSession"]
-
-REFEREE_HOLD = "referee"
-"""The clock hold a paused game keeps (a false claim, the referee's pause)."""
 
 _GAME_ALERTS = {
     AlertKind.FORBIDDEN: AlertReason.FORBIDDEN,
@@ -82,39 +77,6 @@ _GAME_ALERTS = {
     AlertKind.CLAIM: AlertReason.CLAIM,
 }
 _CLAIM_KINDS = ("forbidden", "five")
-
-
-class TableError(ValueError):
-    """A malformed input or a refused referee command; the session is unchanged."""
-
-
-# --- input checks (each raises before anything changes) -------------------------------
-
-
-def _check_seat(seat: object, what: str = "seat") -> Seat:
-    if not isinstance(seat, Seat):
-        raise TableError(f"{what} must be Seat.FIRST or Seat.SECOND, not {seat!r}")
-    return seat
-
-
-def _check_point(p: object, what: str = "point") -> Point:
-    if isinstance(p, bool) or not isinstance(p, int):
-        raise TableError(f"{what} must be a point index 0–224, not {p!r}")
-    if not 0 <= p < POINTS:
-        raise TableError(f"{what} {p} is off the board (indices 0–224)")
-    return p
-
-
-def _check_colour(colour: object) -> Colour:
-    if not isinstance(colour, Colour):
-        raise TableError(f"colour must be Colour.BLACK or Colour.WHITE, not {colour!r}")
-    return colour
-
-
-def _check_int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TableError(f"{what} must be an integer, not {value!r}")
-    return value
 
 
 def _new_game(setup: TableSetup, t_ms: int) -> Game:
@@ -132,11 +94,12 @@ def _new_clock(setup: TableSetup) -> Clock:
         raise TableError(f"table setup: time_control {setup.time_control!r}: {exc}") from None
 
 
-class TableSession:
+class TableSession(RefereeCommands):
     """One table: its setup, the current game and clock, and what awaits a press.
 
     Construct it with the setup and the instant play may begin (the first seat's clock
-    starts then); feed inputs with ``handle``; read ``take_outputs``.
+    starts then); feed inputs with ``handle``; read ``take_outputs``. The referee's
+    command handlers come from ``RefereeCommands`` (``wuzi.table.referee``).
     """
 
     def __init__(self, setup: TableSetup, now_ns: int) -> None:
@@ -641,127 +604,3 @@ class TableSession:
             return
         if verdict.verdict is Verdict.CORRECT:
             self._pending = None
-
-    # --- the referee ------------------------------------------------------------------
-
-    def _referee(self, what: str, action: Callable[[], object]) -> None:
-        """Run a referee action on the game, turning its refusal into a TableError."""
-        try:
-            action()
-        except (RulesError, ClockError) as exc:
-            raise TableError(f"{what}: {exc}") from None
-
-    def _on_RefereePause(self, event: RefereePause) -> None:
-        now = event.now_ns
-        self._referee(
-            "pause",
-            lambda: self._game.referee_pause(
-                event.reason,
-                referee=event.referee,
-                t_ms=self._t_ms(now),
-                clocks=self._reading(now),
-            ),
-        )
-        # _sync holds the clock (REFEREE_HOLD) now that the game awaits the referee
-
-    def _on_RefereeResume(self, event: RefereeResume) -> None:
-        now = event.now_ns
-        self._referee(
-            "resume",
-            lambda: self._game.referee_resume(
-                penalty=event.penalty,
-                referee=event.referee,
-                t_ms=self._t_ms(now),
-                clocks=self._reading(now),
-            ),
-        )
-        if REFEREE_HOLD in self._clock.state.hold_names:
-            self._clock.resume(now, hold=REFEREE_HOLD, actor=event.referee or "referee")
-
-    def _on_AdjustTime(self, event: AdjustTime) -> None:
-        seat = _check_seat(event.seat)
-        delta = _check_int(event.delta_ms, "delta_ms")
-        self._referee(
-            "adjust time",
-            lambda: self._clock.add_time(
-                event.now_ns,
-                seat,
-                delta * NS_PER_MS,
-                actor=event.referee or "referee",
-                reason=event.reason,
-            ),
-        )
-
-    def _on_CorrectMoves(self, event: CorrectMoves) -> None:
-        seat = _check_seat(event.seat)
-        moves = _check_int(event.moves, "moves")
-        self._referee(
-            "correct the move counter",
-            lambda: self._clock.correct_moves(
-                event.now_ns, seat, moves, actor=event.referee or "referee", reason=event.reason
-            ),
-        )
-
-    def _on_TakeBack(self, event: TakeBack) -> None:
-        p = _check_point(event.point)
-        now, game = event.now_ns, self._game
-        taken: list[int] = []
-
-        def take_back() -> None:
-            move = game.referee_remove_stone(
-                p,
-                reason=event.reason,
-                referee=event.referee,
-                t_ms=self._t_ms(now),
-                clocks=self._reading(now),
-            )
-            taken.append(move.number)
-
-        self._referee("take back", take_back)
-        self._taken_back.add(p)
-        self._out.append(MoveTakenBack(now, taken[0], p))
-        seat, state = game.to_move, self._clock.state
-        if seat is not None and state.turn is not seat and not state.ended:
-            try:
-                self._clock.switch(now, seat, actor=event.referee or "referee", reason=event.reason)
-            except ClockError as exc:  # the stone is taken back; the clock is the referee's
-                self._alert(now, AlertReason.REFUSED, f"clock not switched back: {exc}", (p,))
-
-    def _on_ReplaceStone(self, event: ReplaceStone) -> None:
-        old, new = _check_point(event.old, "old"), _check_point(event.new, "new")
-        now, game = event.now_ns, self._game
-        numbers: list[int] = []
-
-        def correct() -> None:
-            move = game.referee_replace_stone(
-                old,
-                new,
-                reason=event.reason,
-                referee=event.referee,
-                t_ms=self._t_ms(now),
-                clocks=self._reading(now),
-            )
-            numbers.append(move.number)
-
-        self._referee("replace a stone", correct)
-        self._out.append(MoveCorrected(now, numbers[0], old, new))
-
-    def _on_SetResult(self, event: SetResult) -> None:
-        winner = None if event.winner is None else _check_seat(event.winner, "the winner")
-        now = event.now_ns
-        self._referee(
-            "set the result",
-            lambda: self._game.referee_decide(
-                winner,
-                event.reason,
-                referee=event.referee,
-                t_ms=self._t_ms(now),
-                clocks=self._reading(now),
-            ),
-        )
-        self._pending = None
-
-    def _on_StartNextGame(self, event: StartNextGame) -> None:
-        if not self._game.is_over:
-            raise TableError(f"game {self._game_number} is not over: set its result first")
-        self._begin_game(event.now_ns)

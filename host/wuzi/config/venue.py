@@ -1,0 +1,552 @@
+"""Read and check a venue TOML file: hosts, tables, ports or GPIO pins, broker, referees.
+
+A venue file is written by hand on the morning of an event, often under pressure, so
+every mistake is reported as a `ConfigError` that names the file and the exact key path
+(``venue.toml: hosts[1].tables[0].number: 4 is already used by hosts[0].tables[2]``),
+unknown keys included (with a "did you mean" for typos). Parsing is pure: `parse_venue`
+never touches the disk; `load_venue` only reads the one file. Paths inside the config
+(password files, CA certificates, token files) are kept as given, or made relative to
+the config's directory when ``base_dir`` is passed; they are read by whoever uses them.
+The game defaults are checked with the real parsers of the rules and clock packages, so
+a venue file that loads is one the hosts can run.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wuzi.bus.client import BusConfigError, parse_broker_url
+from wuzi.clock.control import TimeControl, parse_control
+from wuzi.rules.openings import make_procedure
+from wuzi.rules.ruleset import RuleSet
+
+__all__ = [
+    "MAX_GPIO_PIN",
+    "MAX_TABLE_NUMBER",
+    "SIMULATED",
+    "BrokerConfig",
+    "ConfigError",
+    "GameDefaults",
+    "GpioClockPins",
+    "HostConfig",
+    "RefereeConfig",
+    "TableConfig",
+    "VenueConfig",
+    "load_venue",
+    "parse_venue",
+]
+
+MAX_TABLE_NUMBER = 999
+MAX_GPIO_PIN = 27  # BCM numbering: the Raspberry Pi header has GPIO 0..27
+SIMULATED = "sim"
+"""The port value for a simulated board or clock unit (wuzi.sim)."""
+
+_ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
+_SERIAL_URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
+_PASSWORD_HASH = re.compile(r"\$[A-Za-z0-9-]+\$\S+")
+_GPIO_KEYS = ("black_button", "white_button", "claim_button", "clk", "dio")
+
+
+class ConfigError(ValueError):
+    """A venue file that cannot be used; ``str()`` is ``source: key.path: problem``."""
+
+    def __init__(self, source: str, key: str, problem: str) -> None:
+        self.source = source
+        self.key = key
+        self.problem = problem
+        super().__init__(f"{source}: {key}: {problem}" if key else f"{source}: {problem}")
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    """Where the MQTT broker is and how to log in; ``password`` never shows in repr."""
+
+    url: str
+    host: str
+    port: int
+    tls: bool
+    username: str | None = None
+    password: str | None = field(default=None, repr=False)
+    password_file: str | None = None
+    ca_file: str | None = None
+
+
+@dataclass(frozen=True)
+class GpioClockPins:
+    """A clock wired straight to the Pi's header: three buttons and one TM1637 display."""
+
+    black_button: int
+    white_button: int
+    claim_button: int
+    clk: int
+    dio: int
+
+    def pins(self) -> dict[str, int]:
+        """Each role and its BCM pin number, in a fixed order."""
+        return {key: getattr(self, key) for key in _GPIO_KEYS}
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """One table: its number at the venue, its sensor board and its clock."""
+
+    number: int
+    board_port: str
+    clock_port: str | None = None
+    clock_gpio: GpioClockPins | None = None
+
+    @property
+    def simulated_board(self) -> bool:
+        return self.board_port == SIMULATED
+
+
+@dataclass(frozen=True)
+class HostConfig:
+    """One Raspberry Pi and the tables it serves."""
+
+    id: str
+    tables: tuple[TableConfig, ...]
+
+
+@dataclass(frozen=True)
+class RefereeConfig:
+    """A referee allowed to send commands: exactly one of a password hash or a token file."""
+
+    name: str
+    password_hash: str | None = None
+    token_file: str | None = None
+
+
+@dataclass(frozen=True)
+class GameDefaults:
+    """What a table plays when it is set up from the config rather than by the director."""
+
+    ruleset: RuleSet | None = None
+    opening: str | None = None
+    time_control: TimeControl | None = None
+
+
+@dataclass(frozen=True)
+class VenueConfig:
+    id: str
+    name: str
+    broker: BrokerConfig
+    hosts: tuple[HostConfig, ...]
+    director_id: str | None = None
+    referees: tuple[RefereeConfig, ...] = ()
+    defaults: GameDefaults = GameDefaults()
+    source: str = "venue.toml"
+
+    def tables(self) -> Iterator[TableConfig]:
+        """Every table of the venue, host by host."""
+        for host in self.hosts:
+            yield from host.tables
+
+    def host(self, host_id: str) -> HostConfig:
+        for host in self.hosts:
+            if host.id == host_id:
+                return host
+        raise KeyError(f"{self.source}: no host {host_id!r}")
+
+    def table(self, number: int) -> TableConfig:
+        return self._find_table(number)[1]
+
+    def host_of_table(self, number: int) -> HostConfig:
+        return self._find_table(number)[0]
+
+    def _find_table(self, number: int) -> tuple[HostConfig, TableConfig]:
+        for host in self.hosts:
+            for table in host.tables:
+                if table.number == number:
+                    return host, table
+        raise KeyError(f"{self.source}: no table {number!r}")
+
+
+def load_venue(path: str | Path) -> VenueConfig:
+    """Read and check the venue file at ``path``; relative paths inside it are taken
+    relative to its directory."""
+    where = Path(path)
+    try:
+        data = where.read_bytes()
+    except OSError as exc:
+        raise ConfigError(str(where), "", f"cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(where), "", f"not UTF-8 text (byte {exc.start})") from None
+    return parse_venue(text, source=str(where), base_dir=where.parent)
+
+
+def parse_venue(
+    text: str, source: str = "venue.toml", *, base_dir: str | Path | None = None
+) -> VenueConfig:
+    """Check the text of a venue file; every problem is a `ConfigError` naming the key."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _syntax_error(source, str(exc)) from None
+    return _Reader(source, None if base_dir is None else Path(base_dir)).venue(data)
+
+
+def _syntax_error(source: str, message: str) -> ConfigError:
+    m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", message, re.DOTALL)
+    if m:
+        return ConfigError(
+            source, f"line {m.group(2)}", f"TOML syntax: {m.group(1)} (column {m.group(3)})"
+        )
+    m = re.fullmatch(r"(.*) \(at end of document\)", message, re.DOTALL)
+    if m:
+        return ConfigError(source, "end of file", f"TOML syntax: {m.group(1)}")
+    return ConfigError(source, "", f"TOML syntax: {message}")
+
+
+def _kind(value: object) -> str:
+    """What TOML calls the value's type, with an article, for 'found …' messages."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, datetime.datetime):
+        return "a date-time"
+    if isinstance(value, datetime.date):
+        return "a date"
+    if isinstance(value, datetime.time):
+        return "a time"
+    return type(value).__name__
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _found(value: object) -> str:
+    if isinstance(value, (list, dict)):
+        return _kind(value)
+    return f"{_kind(value)} ({_show(value)})"
+
+
+class _Reader:
+    """Walks the parsed TOML, keeping the source name for the errors it raises."""
+
+    def __init__(self, source: str, base_dir: Path | None) -> None:
+        self.source = source
+        self.base_dir = base_dir
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(self.source, key, problem)
+
+    # --- generic helpers ------------------------------------------------------------
+
+    def keys(self, table: dict[str, Any], path: str, allowed: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                where = f"{path}.{key}" if path else key
+                close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+                hint = (
+                    f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(allowed)}"
+                )
+                raise self.error(where, f"unknown key{hint}")
+
+    def section(self, data: dict[str, Any], key: str, required: bool) -> dict[str, Any] | None:
+        value = data.get(key)
+        if value is None:
+            if required:
+                raise self.error(key, f"missing; the file needs a [{key}] table")
+            return None
+        if not isinstance(value, dict):
+            raise self.error(key, f"expected a table ([{key}]), found {_found(value)}")
+        return value
+
+    def array(self, data: dict[str, Any], path: str, key: str) -> list[dict[str, Any]]:
+        where = f"{path}.{key}" if path else key
+        value = data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.error(
+                where, f"expected an array of tables ([[{key}]]), found {_found(value)}"
+            )
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise self.error(f"{where}[{i}]", f"expected a table, found {_found(item)}")
+        return value
+
+    def text(self, table: dict[str, Any], path: str, key: str, required: bool = True) -> str | None:
+        where = f"{path}.{key}"
+        if key not in table:
+            if required:
+                raise self.error(where, "missing (a required key)")
+            return None
+        value = table[key]
+        if not isinstance(value, str):
+            raise self.error(where, f"expected a string, found {_found(value)}")
+        if not value.strip():
+            raise self.error(where, "must not be empty")
+        if any(ord(c) < 32 or ord(c) == 127 for c in value):
+            raise self.error(where, "must not contain control characters")
+        return value
+
+    def required_text(self, table: dict[str, Any], path: str, key: str) -> str:
+        value = self.text(table, path, key)
+        assert value is not None
+        return value
+
+    def integer(self, table: dict[str, Any], path: str, key: str, low: int, high: int) -> int:
+        where = f"{path}.{key}"
+        if key not in table:
+            raise self.error(where, "missing (a required key)")
+        value = table[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(where, f"expected an integer, found {_found(value)}")
+        if not low <= value <= high:
+            raise self.error(where, f"{_show(value)} is out of range {low}..{high}")
+        return value
+
+    def ident(self, table: dict[str, Any], path: str, key: str = "id") -> str:
+        value = self.required_text(table, path, key)
+        if not _ID.fullmatch(value):
+            raise self.error(
+                f"{path}.{key}",
+                f"{_show(value)} is not topic-safe: use a-z, 0-9 and '-' (not first or last), "
+                "at most 64 characters",
+            )
+        return value
+
+    def path_value(self, table: dict[str, Any], path: str, key: str) -> str | None:
+        value = self.text(table, path, key, required=False)
+        if value is None or self.base_dir is None or Path(value).is_absolute():
+            return value
+        return str(self.base_dir / value)
+
+    def port(self, table: dict[str, Any], path: str, key: str) -> str:
+        value = self.required_text(table, path, key).strip()
+        if value == SIMULATED or value.startswith("/") or _SERIAL_URL.fullmatch(value):
+            return value
+        raise self.error(
+            f"{path}.{key}",
+            f"{_show(value)} is neither a device path (e.g. /dev/wuzi/board-3), a serial URL "
+            f"(e.g. socket://10.0.0.5:7000) nor {SIMULATED!r}",
+        )
+
+    # --- the sections ---------------------------------------------------------------
+
+    def venue(self, data: dict[str, Any]) -> VenueConfig:
+        self.keys(data, "", ("venue", "broker", "hosts", "director", "referees", "defaults"))
+        venue = self.section(data, "venue", required=True)
+        assert venue is not None
+        self.keys(venue, "venue", ("id", "name"))
+        venue_id = self.ident(venue, "venue")
+        name = self.required_text(venue, "venue", "name")
+        broker = self.broker(data)
+        hosts = self.hosts(data)
+        director_id = self.director(data, hosts)
+        referees = self.referees(data)
+        defaults = self.defaults(data)
+        return VenueConfig(
+            id=venue_id,
+            name=name,
+            broker=broker,
+            hosts=hosts,
+            director_id=director_id,
+            referees=referees,
+            defaults=defaults,
+            source=self.source,
+        )
+
+    def broker(self, data: dict[str, Any]) -> BrokerConfig:
+        table = self.section(data, "broker", required=True)
+        assert table is not None
+        self.keys(table, "broker", ("url", "username", "password", "password_file", "ca_file"))
+        url = self.required_text(table, "broker", "url")
+        try:
+            address = parse_broker_url(url)
+        except BusConfigError as exc:
+            raise self.error("broker.url", str(exc)) from None
+        except ValueError as exc:  # urllib's own complaints, e.g. an unclosed '[' of IPv6
+            raise self.error("broker.url", f"broker URL {url!r}: {exc}") from None
+        username = self.text(table, "broker", "username", required=False)
+        password = self.text(table, "broker", "password", required=False)
+        password_file = self.path_value(table, "broker", "password_file")
+        ca_file = self.path_value(table, "broker", "ca_file")
+        if password is not None and password_file is not None:
+            raise self.error("broker.password_file", "give password or password_file, not both")
+        if address.username is not None:
+            if username is not None or password is not None or password_file is not None:
+                raise self.error(
+                    "broker.url", "has credentials in it and in the [broker] keys: give them once"
+                )
+            username, password = address.username, address.password
+        if (password is not None or password_file is not None) and username is None:
+            raise self.error("broker.username", "missing: a password needs a username")
+        if ca_file is not None and not address.tls:
+            raise self.error("broker.ca_file", "is only used with TLS: write the url as mqtts://")
+        return BrokerConfig(
+            url=url,
+            host=address.host,
+            port=address.port,
+            tls=address.tls,
+            username=username,
+            password=password,
+            password_file=password_file,
+            ca_file=ca_file,
+        )
+
+    def hosts(self, data: dict[str, Any]) -> tuple[HostConfig, ...]:
+        items = self.array(data, "", "hosts")
+        if not items:
+            raise self.error("hosts", "missing; the file needs at least one [[hosts]] table")
+        hosts: list[HostConfig] = []
+        host_ids: dict[str, str] = {}
+        table_numbers: dict[int, str] = {}
+        for i, item in enumerate(items):
+            path = f"hosts[{i}]"
+            self.keys(item, path, ("id", "tables"))
+            host_id = self.ident(item, path)
+            if host_id in host_ids:
+                raise self.error(
+                    f"{path}.id", f"{host_id!r} is already used by {host_ids[host_id]}"
+                )
+            host_ids[host_id] = path
+            hosts.append(HostConfig(host_id, self.tables(item, path, table_numbers)))
+        return tuple(hosts)
+
+    def tables(
+        self, host: dict[str, Any], host_path: str, numbers: dict[int, str]
+    ) -> tuple[TableConfig, ...]:
+        items = self.array(host, host_path, "tables")
+        if not items:
+            raise self.error(
+                f"{host_path}.tables", "missing; a host serves at least one [[hosts.tables]]"
+            )
+        ports: dict[str, str] = {}
+        pins: dict[int, str] = {}
+        tables: list[TableConfig] = []
+        for i, item in enumerate(items):
+            path = f"{host_path}.tables[{i}]"
+            self.keys(item, path, ("number", "board_port", "clock_port", "clock_gpio"))
+            number = self.integer(item, path, "number", 1, MAX_TABLE_NUMBER)
+            if number in numbers:
+                raise self.error(f"{path}.number", f"{number} is already used by {numbers[number]}")
+            numbers[number] = path
+            board_port = self.port(item, path, "board_port")
+            self.claim_port(ports, board_port, f"{path}.board_port")
+            clock_port: str | None = None
+            clock_gpio: GpioClockPins | None = None
+            if "clock_port" in item and "clock_gpio" in item:
+                raise self.error(f"{path}.clock_gpio", "give clock_port or clock_gpio, not both")
+            if "clock_port" in item:
+                clock_port = self.port(item, path, "clock_port")
+                self.claim_port(ports, clock_port, f"{path}.clock_port")
+            elif "clock_gpio" in item:
+                clock_gpio = self.gpio(item["clock_gpio"], f"{path}.clock_gpio", pins)
+            else:
+                raise self.error(
+                    f"{path}.clock_port", "missing: give clock_port (a clock unit) or clock_gpio"
+                )
+            tables.append(TableConfig(number, board_port, clock_port, clock_gpio))
+        return tuple(tables)
+
+    def claim_port(self, ports: dict[str, str], port: str, where: str) -> None:
+        if port == SIMULATED:
+            return
+        if port in ports:
+            raise self.error(where, f"{port!r} is already used by {ports[port]}")
+        ports[port] = where
+
+    def gpio(self, value: object, path: str, pins: dict[int, str]) -> GpioClockPins:
+        if not isinstance(value, dict):
+            raise self.error(path, f"expected a table of pin numbers, found {_found(value)}")
+        self.keys(value, path, _GPIO_KEYS)
+        numbers: list[int] = []
+        for key in _GPIO_KEYS:
+            pin = self.integer(value, path, key, 0, MAX_GPIO_PIN)
+            if pin in pins:
+                raise self.error(f"{path}.{key}", f"pin {pin} is already used by {pins[pin]}")
+            pins[pin] = f"{path}.{key}"
+            numbers.append(pin)
+        return GpioClockPins(*numbers)
+
+    def director(self, data: dict[str, Any], hosts: tuple[HostConfig, ...]) -> str | None:
+        table = self.section(data, "director", required=False)
+        if table is None:
+            return None
+        self.keys(table, "director", ("id",))
+        director_id = self.ident(table, "director")
+        for i, host in enumerate(hosts):
+            if host.id == director_id:
+                raise self.error("director.id", f"{director_id!r} is already used by hosts[{i}]")
+        return director_id
+
+    def referees(self, data: dict[str, Any]) -> tuple[RefereeConfig, ...]:
+        referees: list[RefereeConfig] = []
+        names: dict[str, str] = {}
+        for i, item in enumerate(self.array(data, "", "referees")):
+            path = f"referees[{i}]"
+            self.keys(item, path, ("name", "password_hash", "token_file"))
+            name = self.required_text(item, path, "name")
+            if ":" in name:
+                raise self.error(f"{path}.name", "must not contain ':' (it is a broker username)")
+            if name in names:
+                raise self.error(f"{path}.name", f"{name!r} is already used by {names[name]}")
+            names[name] = path
+            password_hash = self.text(item, path, "password_hash", required=False)
+            token_file = self.path_value(item, path, "token_file")
+            if password_hash is not None and token_file is not None:
+                raise self.error(f"{path}.token_file", "give password_hash or token_file, not both")
+            if password_hash is None and token_file is None:
+                raise self.error(
+                    f"{path}.password_hash", "missing: a referee needs password_hash or token_file"
+                )
+            if password_hash is not None and not _PASSWORD_HASH.fullmatch(password_hash):
+                raise self.error(
+                    f"{path}.password_hash",
+                    "is not a password hash (such as mosquitto_passwd's '$7$...'): "
+                    "never write a plain password here",
+                )
+            referees.append(RefereeConfig(name, password_hash, token_file))
+        return tuple(referees)
+
+    def defaults(self, data: dict[str, Any]) -> GameDefaults:
+        table = self.section(data, "defaults", required=False)
+        if table is None:
+            return GameDefaults()
+        self.keys(table, "defaults", ("ruleset", "opening", "time_control"))
+        ruleset_text = self.text(table, "defaults", "ruleset", required=False)
+        opening = self.text(table, "defaults", "opening", required=False)
+        control_text = self.text(table, "defaults", "time_control", required=False)
+        ruleset: RuleSet | None = None
+        time_control: TimeControl | None = None
+        # The rules and clock errors are ValueErrors that say what is wrong.
+        if ruleset_text is not None:
+            try:
+                ruleset = RuleSet.parse(ruleset_text)
+            except ValueError as exc:
+                raise self.error("defaults.ruleset", str(exc)) from None
+        if opening is not None:
+            try:
+                make_procedure(opening)
+            except ValueError as exc:
+                raise self.error("defaults.opening", str(exc)) from None
+            opening = opening.strip()
+        if control_text is not None:
+            try:
+                time_control = parse_control(control_text)
+            except ValueError as exc:
+                raise self.error("defaults.time_control", str(exc)) from None
+        return GameDefaults(ruleset, opening, time_control)

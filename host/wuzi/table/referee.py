@@ -1,0 +1,196 @@
+"""The referee's commands to a table: pause, resume, clock corrections, take back,
+replace a stone, set the result, start the next game.
+
+``RefereeCommands`` is a mixin of ``wuzi.table.session.TableSession``: its ``_on_<Input>``
+handlers are found by ``TableSession.handle`` like the players' ones. They live apart
+because they differ in kind: a referee command the game or the clock refuses is a
+``TableError`` (the referee gets told at once and nothing is journaled), whereas a player
+action the rules refuse is a ``refused`` alert (buttons get pressed). Like the session,
+this never does I/O and never reads the time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from wuzi.clock.clock import Clock
+from wuzi.clock.control import NS_PER_MS
+from wuzi.clock.errors import ClockError
+from wuzi.rules.board import Colour, Point
+from wuzi.rules.errors import RulesError
+from wuzi.rules.game import Game
+from wuzi.rules.procedure import Seat
+from wuzi.rules.record import ClockReading
+from wuzi.table.checks import TableError, check_int, check_point, check_seat
+from wuzi.table.inputs import (
+    AdjustTime,
+    CorrectMoves,
+    RefereePause,
+    RefereeResume,
+    ReplaceStone,
+    SetResult,
+    StartNextGame,
+    TakeBack,
+)
+from wuzi.table.outputs import AlertReason, MoveCorrected, MoveTakenBack, TableOutput
+
+__all__ = ["REFEREE_HOLD", "RefereeCommands"]
+
+REFEREE_HOLD = "referee"
+"""The clock hold a paused game keeps (a false claim, the referee's pause)."""
+
+
+class RefereeCommands:
+    """The referee's command handlers, mixed into ``TableSession``.
+
+    The annotations below are the session state the handlers use; ``TableSession``
+    provides them (mypy checks that its definitions match).
+    """
+
+    _game: Game
+    _clock: Clock
+    _game_number: int
+    _out: list[TableOutput]
+    _pending: tuple[Point, Colour, int] | None
+    _taken_back: set[Point]
+
+    if TYPE_CHECKING:
+
+        def _t_ms(self, now_ns: int) -> int: ...
+
+        def _reading(self, now_ns: int) -> ClockReading: ...
+
+        def _alert(
+            self,
+            now_ns: int,
+            reason: AlertReason,
+            text: str,
+            points: tuple[Point, ...] = (),
+            seat: Seat | None = None,
+            infractions: int | None = None,
+        ) -> None: ...
+
+        def _begin_game(self, now_ns: int) -> None: ...
+
+    def _referee(self, what: str, action: Callable[[], object]) -> None:
+        """Run a referee action on the game, turning its refusal into a TableError."""
+        try:
+            action()
+        except (RulesError, ClockError) as exc:
+            raise TableError(f"{what}: {exc}") from None
+
+    def _on_RefereePause(self, event: RefereePause) -> None:
+        now = event.now_ns
+        self._referee(
+            "pause",
+            lambda: self._game.referee_pause(
+                event.reason,
+                referee=event.referee,
+                t_ms=self._t_ms(now),
+                clocks=self._reading(now),
+            ),
+        )
+        # _sync holds the clock (REFEREE_HOLD) now that the game awaits the referee
+
+    def _on_RefereeResume(self, event: RefereeResume) -> None:
+        now = event.now_ns
+        self._referee(
+            "resume",
+            lambda: self._game.referee_resume(
+                penalty=event.penalty,
+                referee=event.referee,
+                t_ms=self._t_ms(now),
+                clocks=self._reading(now),
+            ),
+        )
+        if REFEREE_HOLD in self._clock.state.hold_names:
+            self._clock.resume(now, hold=REFEREE_HOLD, actor=event.referee or "referee")
+
+    def _on_AdjustTime(self, event: AdjustTime) -> None:
+        seat = check_seat(event.seat)
+        delta = check_int(event.delta_ms, "delta_ms")
+        self._referee(
+            "adjust time",
+            lambda: self._clock.add_time(
+                event.now_ns,
+                seat,
+                delta * NS_PER_MS,
+                actor=event.referee or "referee",
+                reason=event.reason,
+            ),
+        )
+
+    def _on_CorrectMoves(self, event: CorrectMoves) -> None:
+        seat = check_seat(event.seat)
+        moves = check_int(event.moves, "moves")
+        self._referee(
+            "correct the move counter",
+            lambda: self._clock.correct_moves(
+                event.now_ns, seat, moves, actor=event.referee or "referee", reason=event.reason
+            ),
+        )
+
+    def _on_TakeBack(self, event: TakeBack) -> None:
+        p = check_point(event.point)
+        now, game = event.now_ns, self._game
+        taken: list[int] = []
+
+        def take_back() -> None:
+            move = game.referee_remove_stone(
+                p,
+                reason=event.reason,
+                referee=event.referee,
+                t_ms=self._t_ms(now),
+                clocks=self._reading(now),
+            )
+            taken.append(move.number)
+
+        self._referee("take back", take_back)
+        self._taken_back.add(p)
+        self._out.append(MoveTakenBack(now, taken[0], p))
+        seat, state = game.to_move, self._clock.state
+        if seat is not None and state.turn is not seat and not state.ended:
+            try:
+                self._clock.switch(now, seat, actor=event.referee or "referee", reason=event.reason)
+            except ClockError as exc:  # the stone is taken back; the clock is the referee's
+                self._alert(now, AlertReason.REFUSED, f"clock not switched back: {exc}", (p,))
+
+    def _on_ReplaceStone(self, event: ReplaceStone) -> None:
+        old, new = check_point(event.old, "old"), check_point(event.new, "new")
+        now, game = event.now_ns, self._game
+        numbers: list[int] = []
+
+        def correct() -> None:
+            move = game.referee_replace_stone(
+                old,
+                new,
+                reason=event.reason,
+                referee=event.referee,
+                t_ms=self._t_ms(now),
+                clocks=self._reading(now),
+            )
+            numbers.append(move.number)
+
+        self._referee("replace a stone", correct)
+        self._out.append(MoveCorrected(now, numbers[0], old, new))
+
+    def _on_SetResult(self, event: SetResult) -> None:
+        winner = None if event.winner is None else check_seat(event.winner, "the winner")
+        now = event.now_ns
+        self._referee(
+            "set the result",
+            lambda: self._game.referee_decide(
+                winner,
+                event.reason,
+                referee=event.referee,
+                t_ms=self._t_ms(now),
+                clocks=self._reading(now),
+            ),
+        )
+        self._pending = None
+
+    def _on_StartNextGame(self, event: StartNextGame) -> None:
+        if not self._game.is_over:
+            raise TableError(f"game {self._game_number} is not over: set its result first")
+        self._begin_game(event.now_ns)
