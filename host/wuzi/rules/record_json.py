@@ -166,7 +166,9 @@ class _Obj:
 
     def __init__(self, value: object, path: str) -> None:
         if not isinstance(value, dict):
-            raise RecordFormatError(f"{path or 'record'}: expected an object, not {_kind(value)}")
+            raise RecordFormatError(
+                f"{path or 'record'}: expected an object, not {describe(value)}"
+            )
         self.data: dict[str, object] = value
         self.path = path
         self.seen: set[str] = set()
@@ -209,13 +211,9 @@ def _object(read_keys: Callable[[_Obj], T]) -> Callable[[object, str], T]:
     return read_object
 
 
-def _kind(value: object) -> str:
-    return describe(value)
-
-
 def _str(value: object, path: str) -> str:
     if not isinstance(value, str):
-        raise RecordFormatError(f"{path}: expected a string, not {_kind(value)}")
+        raise RecordFormatError(f"{path}: expected a string, not {describe(value)}")
     return value
 
 
@@ -231,7 +229,7 @@ def _token(value: object, path: str) -> str:
 
 def _int(value: object, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordFormatError(f"{path}: expected an integer, not {_kind(value)}")
+        raise RecordFormatError(f"{path}: expected an integer, not {describe(value)}")
     return value
 
 
@@ -251,7 +249,7 @@ def _positive(value: object, path: str) -> int:
 
 def _bool(value: object, path: str) -> bool:
     if not isinstance(value, bool):
-        raise RecordFormatError(f"{path}: expected true or false, not {_kind(value)}")
+        raise RecordFormatError(f"{path}: expected true or false, not {describe(value)}")
     return value
 
 
@@ -264,7 +262,7 @@ def _optional(read: Callable[[object, str], T]) -> Callable[[object, str], T | N
 
 def _list(value: object, path: str) -> list[object]:
     if not isinstance(value, list):
-        raise RecordFormatError(f"{path}: expected a list, not {_kind(value)}")
+        raise RecordFormatError(f"{path}: expected a list, not {describe(value)}")
     return value
 
 
@@ -446,7 +444,7 @@ def _referee_action(obj: _Obj) -> RefereeAction:
 
 def _tags(value: object, path: str) -> dict[str, str]:
     if not isinstance(value, dict):
-        raise RecordFormatError(f"{path}: expected an object, not {_kind(value)}")
+        raise RecordFormatError(f"{path}: expected an object, not {describe(value)}")
     return {str(k): _str(v, f"{path}.{k}") for k, v in value.items()}
 
 
