@@ -127,3 +127,5 @@ def test_segment_formatting() -> None:
         segments.text("12345")
     with pytest.raises(ValueError, match="'x' cannot be shown"):
         segments.text("12x4")
+    with pytest.raises(ValueError, match="'\u00b2' cannot be shown"):
+        segments.text("12\u00b24")  # a superscript two is a digit to str.isdigit, not to int

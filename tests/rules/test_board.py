@@ -50,6 +50,8 @@ def test_case_and_spaces_accepted(text: str) -> None:
         ("h08", "row"),
         ("", "column"),
         ("h8x", "column"),
+        ("a\u00b2", "column"),
+        ("h\u0668", "column"),
     ],
 )
 def test_bad_coordinates_name_the_problem(text: str, fragment: str) -> None:

@@ -179,7 +179,10 @@ def test_new_validates_every_setting(wuzi: Wuzi) -> None:
         (("--format", "swiss", "--rounds", "10"), "1 to 9 rounds"),
         (("--format", "round-robin", "--rounds", "5"), "follows from the field"),
         (("--format", "swiss", "--rounds", "5", "--tiebreaks", "buchholz,koya"), "'koya'"),
-        (("--format", "swiss", "--rounds", "5", "--time-control", "60min"), "PGN TimeControl"),
+        (
+            ("--format", "swiss", "--rounds", "5", "--time-control", "60min"),
+            "time control '60min': field 1 '60min': character 3 'm'",
+        ),
         (("--format", "swiss", "--rounds", "5", "--rules", "go"), "unknown rule set 'go'"),
         (("--format", "swiss", "--rounds", "5", "--scoring", "3-1-0"), "WIN/DRAW/LOSS"),
         (("--format", "knockout-placement", "--match", "team"), "team-knockout-placement"),

@@ -33,7 +33,7 @@ def text(s: str, colon: bool = False) -> bytes:
         raise ValueError(f"a display shows 4 characters, not {len(s)} ({s!r})")
     out = bytearray(4)
     for i, ch in enumerate(s.lower()):
-        if ch.isdigit():
+        if "0" <= ch <= "9":
             out[i] = DIGITS[int(ch)]
         elif ch in LETTERS:
             out[i] = LETTERS[ch]

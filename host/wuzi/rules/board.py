@@ -81,6 +81,11 @@ def on_board(x: int, y: int) -> bool:
     return 0 <= x < SIZE and 0 <= y < SIZE
 
 
+def _ascii_digits(text: str) -> bool:
+    """Only 0–9: ``str.isdigit`` also accepts ``²`` and other digits ``int`` rejects."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_point(text: str) -> Point:
     """Parse ``h8`` (any case, surrounding spaces ignored) into a point.
 
@@ -88,7 +93,7 @@ def parse_point(text: str) -> Point:
     112
     """
     s = text.strip().lower()
-    if len(s) < 2 or s[0] not in COLUMNS or not s[1:].isdigit():
+    if len(s) < 2 or s[0] not in COLUMNS or not _ascii_digits(s[1:]):
         raise InvalidPointError(
             f"{text!r} is not a point: expected a column a–o and a row 1–15, such as h8"
         )

@@ -13,6 +13,8 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wuzi.clock.control import parse_control
+from wuzi.clock.errors import ControlSpecError
 from wuzi.rules.board import Colour
 from wuzi.rules.errors import RulesError
 from wuzi.rules.ruleset import RuleSet
@@ -175,13 +177,10 @@ class EventSettings:
 
 
 def _check_time_control(label: str, text: str) -> None:
-    """PGN TimeControl: ``SECONDS``, ``SECONDS+INCREMENT`` or ``MOVES/SECONDS`` periods."""
-    for period in text.split(":"):
-        moves, slash, rest = period.rpartition("/")
-        base, plus, increment = (rest if slash else period).partition("+")
-        parts = [base] + ([increment] if plus else []) + ([moves] if slash else [])
-        if not all(p.isdigit() for p in parts) or int(base) == 0:
-            raise SettingsError(
-                f"{label} {text!r} is not in PGN TimeControl form, e.g. 3600, 2700+30 or "
-                "40/5400:1800+30"
-            )
+    """Checked by the clock's own parser, so an event accepts exactly what a table can run
+    (PGN TimeControl and its byo-yomi, delay and Bronstein extensions)."""
+    try:
+        parse_control(text)
+    except ControlSpecError as exc:
+        message = str(exc)
+        raise SettingsError(message if label == "time control" else f"{label}: {message}") from None

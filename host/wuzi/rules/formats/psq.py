@@ -120,4 +120,5 @@ def load_psq(data: str | bytes) -> GameRecord:
 
 
 def _is_code(text: str) -> bool:
-    return text.lstrip("-").isdigit()
+    digits = text.lstrip("-")
+    return digits.isascii() and digits.isdigit()

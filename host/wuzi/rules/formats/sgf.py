@@ -105,7 +105,7 @@ def export_sgf(record: GameRecord) -> str:
             root.append((ident, [escape_text(value)]))
     if record.start_time:
         root.append(("DT", [escape_text(record.start_time[:10])]))
-    if record.time_control.isdigit():
+    if record.time_control.isascii() and record.time_control.isdigit():
         root.append(("TM", [record.time_control]))
     if record.result is not None:
         root.append(("RE", [_re_value(record.result)]))
