@@ -22,6 +22,8 @@ COMMAND_MODULES = (
     "wuzi.tournament.cli",
     "wuzi.link.cli",
     "wuzi.sim.cli",
+    "wuzi.host.cli",
+    "wuzi.host.referee_cli",
     "wuzi.bench",
     "wuzi.demo",
 )

@@ -14,7 +14,10 @@ from hypothesis import strategies as st
 
 from wuzi.bus import topics
 from wuzi.bus.schemas import (
+    ALERT_REASONS,
     ARBITER_ACTIONS,
+    MAX_ALERT_TEXT,
+    MAX_OPEN_ALERTS,
     MAX_PAYLOAD_BYTES,
     ArbiterCommand,
     Assignment,
@@ -22,18 +25,22 @@ from wuzi.bus.schemas import (
     HostStatus,
     Message,
     MessageError,
+    OpenAlert,
+    RefereeState,
     TableEvent,
     TableState,
+    check_outgoing,
     encode,
     parse_message,
 )
+from wuzi.table.outputs import AlertReason
 
 VENUE = "hall"
 ids = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,40}", fullmatch=True)
 keywords = st.from_regex(r"[a-z][a-z0-9_.-]{0,20}", fullmatch=True)
 texts = st.text(min_size=1, max_size=50).filter(lambda s: s.strip() != "")
 tables = st.integers(1, 9999)
-times = st.integers(0, 10**12)
+times = st.integers(0, 10**13)  # Unix ms stamps: today is about 1.8e12
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=10),
     lambda inner: (
@@ -43,35 +50,83 @@ json_values = st.recursive(
 )
 json_objects = st.dictionaries(st.text(max_size=8), json_values, max_size=5)
 
-table_states = st.builds(
-    TableState,
+statuses = st.sampled_from(["idle", "playing", "paused", "adjourned", "finished"])
+names = st.just("") | texts
+points = st.lists(st.integers(0, 224), unique=True, max_size=225)
+
+
+@st.composite
+def table_states(draw: st.DrawFn) -> TableState:
+    stones = draw(points)  # moves and offers are distinct points
+    split = draw(st.integers(0, len(stones)))
+    return TableState(
+        table=draw(tables),
+        game_id=draw(st.none() | ids),
+        seq=draw(st.integers(0, 10**9)),
+        status=draw(statuses),
+        moves=tuple(stones[:split]),
+        black_ms=draw(st.integers(-(10**7), 10**9)),
+        white_ms=draw(st.integers(-(10**7), 10**9)),
+        running=draw(st.sampled_from([None, "black", "white"])),
+        result=draw(st.sampled_from([None, "1-0", "0-1", "1/2-1/2"])),
+        at_ms=draw(times),
+        black=draw(names),
+        white=draw(names),
+        offers=tuple(stones[split : split + 10]),
+        board=draw(st.none() | st.integers(1, 9999)),
+        game_in_match=draw(st.none() | st.integers(1, 99)),
+    )
+
+
+def events_of(kinds: st.SearchStrategy[str]) -> st.SearchStrategy[TableEvent]:
+    return st.builds(
+        TableEvent,
+        event_id=ids,
+        table=tables,
+        game_id=ids,
+        seq=st.integers(0, 10**9),
+        kind=kinds,
+        at_ms=times,
+        data=json_objects,
+    )
+
+
+table_events = events_of(keywords.filter(lambda k: k != "alert"))
+alert_events = events_of(st.just("alert"))
+
+
+@st.composite
+def host_statuses(draw: st.DrawFn) -> HostStatus:
+    served = draw(st.lists(tables, unique=True, max_size=30))
+    return HostStatus(
+        host=draw(st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,30}", fullmatch=True)),
+        online=draw(st.booleans()),
+        tables=tuple(served),
+        boot_id=draw(ids),
+        at_ms=draw(times),
+        links_down=tuple(draw(st.lists(st.sampled_from(served), unique=True)) if served else ()),
+    )
+
+
+open_alerts = st.builds(
+    OpenAlert,
+    event_id=ids,
+    reason=st.sampled_from(ALERT_REASONS),
+    text=st.text(min_size=1, max_size=300).filter(lambda s: s.strip() != ""),
+    points=points.map(lambda p: tuple(p[:6])),
+    seat=st.sampled_from([None, "first", "second"]),
+)
+referee_states = st.builds(
+    RefereeState,
     table=tables,
     game_id=st.none() | ids,
     seq=st.integers(0, 10**9),
-    status=st.sampled_from(["idle", "playing", "paused", "adjourned", "finished"]),
-    moves=st.lists(st.integers(0, 224), unique=True, max_size=225).map(tuple),
-    black_ms=st.integers(-(10**7), 10**9),
-    white_ms=st.integers(-(10**7), 10**9),
-    running=st.sampled_from([None, "black", "white"]),
-    result=st.sampled_from([None, "1-0", "0-1", "1/2-1/2"]),
-    at_ms=times,
-)
-table_events = st.builds(
-    TableEvent,
-    event_id=ids,
-    table=tables,
-    game_id=ids,
-    seq=st.integers(0, 10**9),
-    kind=keywords,
-    at_ms=times,
-    data=json_objects,
-)
-host_statuses = st.builds(
-    HostStatus,
-    host=st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_-]{0,30}", fullmatch=True),
-    online=st.booleans(),
-    tables=st.lists(tables, unique=True, max_size=30).map(tuple),
-    boot_id=ids,
+    status=statuses,
+    alerts=st.lists(open_alerts, max_size=4).map(tuple),
+    alerts_omitted=st.integers(0, 1000),
+    pending_stone=st.none() | st.integers(0, 224),
+    infractions_first=st.integers(0, 5),
+    infractions_second=st.integers(0, 5),
     at_ms=times,
 )
 assignments = st.builds(
@@ -105,7 +160,11 @@ def topic_for(message: Message) -> str:
     if isinstance(message, TableState):
         return topics.table_state(VENUE, message.table)
     if isinstance(message, TableEvent):
+        if message.kind == "alert":
+            return topics.arbiter_alerts(VENUE, message.table)
         return topics.table_events(VENUE, message.table)
+    if isinstance(message, RefereeState):
+        return topics.arbiter_state(VENUE, message.table)
     if isinstance(message, HostStatus):
         return topics.host_status(VENUE, message.host)
     if isinstance(message, Assignment):
@@ -114,7 +173,15 @@ def topic_for(message: Message) -> str:
     return topics.arbiter_commands(VENUE)
 
 
-messages = table_states | table_events | host_statuses | assignments | arbiter_commands
+messages = (
+    table_states()
+    | table_events
+    | alert_events
+    | host_statuses()
+    | assignments
+    | arbiter_commands
+    | referee_states
+)
 
 ALL_TOPICS = [
     topics.table_state(VENUE, 1),
@@ -124,6 +191,8 @@ ALL_TOPICS = [
     topics.arbiter_commands(VENUE),
     topics.public_state(VENUE, 1),
     topics.public_events(VENUE, 1),
+    topics.arbiter_alerts(VENUE, 1),
+    topics.arbiter_state(VENUE, 1),
 ]
 topic_names = st.sampled_from(ALL_TOPICS)
 
@@ -133,7 +202,7 @@ def test_every_message_round_trips(message: Message) -> None:
     assert parse_message(topic_for(message), encode(message)) == message
 
 
-@given(table_states)
+@given(table_states())
 def test_the_public_feed_carries_table_states(state: TableState) -> None:
     assert parse_message(topics.public_state(VENUE, state.table), encode(state)) == state
 
@@ -291,6 +360,145 @@ def test_random_versioned_objects_never_crash(topic: str, obj: dict[str, Any]) -
 
 def test_every_message_type_has_its_fields_documented() -> None:
     text = (Path(__file__).parents[2] / "docs" / "bus.md").read_text(encoding="utf-8")
-    for kind in (TableState, TableEvent, HostStatus, Assignment, ArbiterCommand):
+    kinds = (TableState, TableEvent, HostStatus, Assignment, ArbiterCommand, RefereeState)
+    for kind in (*kinds, OpenAlert):
         for f in fields(kind):
             assert f"`{f.name}`" in text, f"docs/bus.md lacks {kind.__name__}.{f.name}"
+
+
+# --- the referee's topics, and what must never reach players or the hall -------------
+
+
+def sample_referee_state() -> RefereeState:
+    alert = OpenAlert("pi-1/3/42", "forbidden", "i9 is a double-three", (128, 127), None)
+    return RefereeState(3, "g", 42, "playing", (alert,), 0, None, 1, 0, 5)
+
+
+def test_every_reason_the_table_session_gives_is_accepted() -> None:
+    assert {reason.value for reason in AlertReason} == set(ALERT_REASONS)
+    for reason in AlertReason:
+        alert = OpenAlert("pi-1/3/42", reason.value, "text", (), "first")
+        state = RefereeState(3, "g", 42, "playing", (alert,), 0, 112, 0, 0, 5)
+        assert parse_message(topics.arbiter_state(VENUE, 3), encode(state)) == state
+
+
+def test_alerts_go_on_the_arbiter_topic_only() -> None:
+    alert = TableEvent("pi-1/3/42", 3, "g", 42, "alert", 5, {"reason": "forbidden"})
+    assert parse_message(topics.arbiter_alerts(VENUE, 3), encode(alert)) == alert
+    for public in (topics.table_events(VENUE, 3), topics.public_events(VENUE, 3)):
+        with pytest.raises(MessageError, match="arbiter/table/<n>/alerts only") as caught:
+            parse_message(public, encode(alert))
+        assert caught.value.field == "kind"
+    move = TableEvent("pi-1/3/41", 3, "g", 41, "move", 5, {"point": 128})
+    with pytest.raises(MessageError, match="must be 'alert'") as caught:
+        parse_message(topics.arbiter_alerts(VENUE, 3), encode(move))
+    assert caught.value.field == "kind"
+
+
+def test_the_referee_state_and_the_table_state_do_not_pass_for_each_other() -> None:
+    referee = sample_referee_state()
+    with pytest.raises(MessageError):
+        parse_message(topics.table_state(VENUE, 3), encode(referee))
+    with pytest.raises(MessageError):
+        parse_message(topics.public_state(VENUE, 3), encode(referee))
+    state = TableState(3, "g", 1, "playing", (112,), 1000, 1000, "black", None, 5)
+    with pytest.raises(MessageError):
+        parse_message(topics.arbiter_state(VENUE, 3), encode(state))
+
+
+def test_the_referee_state_is_retained_and_its_alerts_are_not() -> None:
+    state_topic = topics.arbiter_state(VENUE, 3)
+    assert parse_message(state_topic, b"") == Cleared(state_topic)
+    with pytest.raises(MessageError, match="empty payload"):
+        parse_message(topics.arbiter_alerts(VENUE, 3), b"")
+
+
+def test_offers_are_not_moves() -> None:
+    state = TableState(3, "g", 1, "playing", (112, 113), 1000, 1000, "black", None, 5)
+    with pytest.raises(MessageError, match="also in another field") as caught:
+        reparse(state, as_object(state) | {"offers": [140, 113]})
+    assert caught.value.field == "offers[1]"
+
+
+def test_links_down_are_tables_the_host_serves() -> None:
+    status = HostStatus("pi-1", True, (3, 4), "b", 0, links_down=(4,))
+    assert reparse(status, as_object(status)) == status
+    with pytest.raises(MessageError, match="not listed") as caught:
+        reparse(status, as_object(status) | {"links_down": [4, 5]})
+    assert caught.value.field == "links_down[1]"
+
+
+def test_player_names_may_be_unknown_but_not_blank() -> None:
+    state = TableState(3, "g", 1, "idle", (), 0, 0, None, None, 5, black="", white="Lin Yu")
+    assert reparse(state, as_object(state)) == state
+    for bad in ("  ", "x" * 201, None):
+        with pytest.raises(MessageError) as caught:
+            reparse(state, as_object(state) | {"black": bad})
+        assert caught.value.field == "black"
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "complaint"),
+    [
+        (lambda a: a[0].update(reason="hint"), "alerts[0].reason", "must be one of"),
+        (lambda a: a[0].update(extra=1), "alerts[0].extra", "unknown key"),
+        (lambda a: a[0].pop("text"), "alerts[0].text", "is missing"),
+        (lambda a: a[0].update(text="x" * (MAX_ALERT_TEXT + 1)), "alerts[0].text", "1-2000"),
+        (lambda a: a[0].update(points=[1, 1]), "alerts[0].points", "repeated"),
+        (lambda a: a[0].update(seat="black"), "alerts[0].seat", "first, second"),
+        (lambda a: a.append(3), "alerts[1]", "must be an object"),
+        (lambda a: a.extend([a[0]] * MAX_OPEN_ALERTS), "alerts", "at most 50"),
+    ],
+)
+def test_an_open_alert_s_fault_is_named_with_its_index(
+    change: Any, field: str, complaint: str
+) -> None:
+    state = sample_referee_state()
+    obj = as_object(state)
+    change(obj["alerts"])
+    with pytest.raises(MessageError, match=complaint) as caught:
+        reparse(state, obj)
+    assert caught.value.field == field
+
+
+def test_check_outgoing_accepts_exactly_what_receivers_accept() -> None:
+    state = TableState(3, "g", 1, "playing", (112,), 1000, 1000, "black", None, 5)
+    check_outgoing(topics.table_state(VENUE, 3), state)
+    check_outgoing(topics.public_state(VENUE, 3), state)
+    check_outgoing(topics.arbiter_state(VENUE, 3), sample_referee_state())
+    check_outgoing(topics.table_state(VENUE, 3), Cleared(topics.table_state(VENUE, 3)))
+    bad: list[tuple[str, Message, str]] = [
+        (topics.table_state(VENUE, 4), state, "topic is for table 4"),
+        (topics.arbiter_state(VENUE, 3), state, "is missing"),
+        (topics.table_state(VENUE, 3), sample_referee_state(), "is missing"),
+        (
+            topics.table_events(VENUE, 3),
+            TableEvent("e", 3, "g", 1, "alert", 5, {}),
+            "arbiter/table/<n>/alerts only",
+        ),
+        (
+            topics.table_events(VENUE, 3),
+            TableEvent("e", 3, "g", 1, "move", 5, {"p": (1, 2)}),
+            "survive encoding",
+        ),
+        (
+            topics.table_events(VENUE, 3),
+            TableEvent("e", 3, "g", 1, "move", 5, {"x": float("nan")}),
+            "cannot be encoded",
+        ),
+        (
+            topics.table_events(VENUE, 3),
+            TableEvent("e", 3, "g", 1, "move", 5, {"x": {1, 2}}),
+            "cannot be encoded",
+        ),
+        (
+            topics.table_state(VENUE, 3),
+            TableState(3, "g", 1, "playing", [112], 1, 1, None, None, 5),  # type: ignore[arg-type]
+            "survive encoding",
+        ),
+        (topics.table_state(VENUE, 3), Cleared(topics.table_state(VENUE, 4)), "clears"),
+        (topics.table_events(VENUE, 3), Cleared(topics.table_events(VENUE, 3)), "empty payload"),
+    ]
+    for topic, message, complaint in bad:
+        with pytest.raises(MessageError, match=complaint):
+            check_outgoing(topic, message)

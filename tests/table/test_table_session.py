@@ -12,10 +12,13 @@ from wuzi.rules.game import Status
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
 from wuzi.table.inputs import (
+    Adjourn,
     AdjustTime,
     BoardAlert,
     ClockPressed,
     CorrectMoves,
+    Declare,
+    HostRestarted,
     RefereePause,
     RefereeResume,
     ReplaceStone,
@@ -28,6 +31,7 @@ from wuzi.table.inputs import (
     Tick,
 )
 from wuzi.table.outputs import (
+    Adjourned,
     AlertReason,
     ClockChanged,
     GameOver,
@@ -37,13 +41,14 @@ from wuzi.table.outputs import (
     NextGameStarted,
     OfferKept,
     OfferPlaced,
+    OpeningDeclared,
     PlayerOutput,
     RefereeAlert,
     RefereeOutput,
     StatusChanged,
     TableOutput,
 )
-from wuzi.table.session import REFEREE_HOLD, TableError, TableSession
+from wuzi.table.session import ADJOURN_HOLD, REFEREE_HOLD, TableError, TableSession
 
 S = 1_000_000_000
 B, W = Colour.BLACK, Colour.WHITE
@@ -468,3 +473,77 @@ def test_reconciler_events_drive_the_session() -> None:
     settle(P("h9"), wire.EMPTY, 4000)  # taken off again: nothing to tell
     assert judged(outputs)[0].point == P("h8")
     assert alerts(outputs) == [AlertReason.WRONG_COLOUR]
+
+
+def test_the_opener_declares_the_number_of_offers_and_presses() -> None:
+    t = Table(TableSetup(opening="yamaguchi", opening_settings=(("n", "1-5"),)))
+    for name, colour in (("h8", B), ("h9", W), ("h10", B)):
+        t.move(name, colour, FIRST)
+    assert alerts(t.s.declare(t.tick(), FIRST, 9)) == [AlertReason.REFUSED]  # outside 1–5
+    assert alerts(t.s.declare(t.tick(), SECOND, 3)) == [AlertReason.REFUSED]  # not the opener
+    out = t.s.declare(t.tick(), FIRST, 3)
+    assert out == [OpeningDeclared(t.now, FIRST, 3)]
+    assert t.s.clock.state.running is FIRST  # the declaration waits for the opener's press
+    assert alerts(t.press(FIRST)) == []
+    assert t.s.clock.state.running is SECOND  # the swap decision is on White's clock
+    t.s.decide(t.tick(), SECOND, "stay")
+    t.press(SECOND)
+    t.move("a1", W, SECOND)
+    for name in ("j8", "g12", "c3"):
+        assert any(isinstance(o, OfferPlaced) for o in t.stone(name, B))
+    t.press(FIRST)
+    out = t.s.choose(t.tick(), SECOND, P("c3"))
+    assert [o.removed for o in out if isinstance(o, OfferKept)] == [(P("j8"), P("g12"))]
+    bad = Declare(now_ns=t.tick(), seat=FIRST, number="3")  # type: ignore[arg-type]
+    _unchanged(t, bad, "a declared number must be an integer")
+    assert TableSession.replay(t.s.inputs) == t.s
+
+
+def test_an_adjournment_holds_game_and_clock_until_one_resume() -> None:
+    t = Table(TableSetup(opening="free", time_control="600"))
+    t.move("h8", B, FIRST)
+    out = t.do(Adjourn, reason="lunch", referee="ref-1")
+    assert Adjourned(t.now, "lunch") in out
+    assert t.s.adjourned and t.s.game.status is Status.AWAITING_REFEREE
+    assert set(t.s.clock.state.hold_names) == {ADJOURN_HOLD, REFEREE_HOLD}
+    paused = [e for e in t.s.game.events if type(e).__name__ == "RefereePaused"]
+    assert [e.reason for e in paused] == ["adjourned: lunch"]  # type: ignore[attr-defined]
+    left = t.s.clock.remaining_ns(SECOND, t.now)
+    _unchanged(t, Adjourn(now_ns=t.tick(), reason="again"), "already adjourned")
+    t.tick(3600)
+    t.do(RefereeResume, referee="ref-1")
+    assert not t.s.adjourned and t.s.clock.state.running is SECOND
+    assert t.s.clock.remaining_ns(SECOND, t.now) == left
+    assert TableSession.replay(t.s.inputs) == t.s
+
+
+def test_adjourning_a_game_that_already_awaits_the_referee() -> None:
+    t = Table(TableSetup(opening="free"))
+    t.move("h8", B, FIRST)
+    t.s.claim(t.tick(), SECOND)  # a false claim: the game awaits the referee
+    t.do(Adjourn, reason="appeal committee")
+    assert t.s.adjourned
+    t.do(RefereeResume, penalty="warning")
+    assert t.s.clock.state.running is SECOND and t.s.clock.state.holds == ()
+
+
+def test_resume_and_adjourn_refusals() -> None:
+    t = Table(TableSetup(opening="free"))
+    now = t.tick()
+    _unchanged(t, RefereeResume(now_ns=now), "resume: the game is not awaiting the referee")
+    _unchanged(t, Adjourn(now_ns=now, reason="  "), "adjourn: the reason must be")
+    _unchanged(t, Adjourn(now_ns=now, reason="x", referee=3), "adjourn: a referee is named")  # type: ignore[arg-type]
+    t.do(HostRestarted)
+    _unchanged(t, RefereeResume(now_ns=t.tick(), penalty="warning"), "only had its clock held")
+    t.do(RefereeResume)
+    assert t.s.clock.state.running is FIRST
+    t.do(SetResult, winner=FIRST, reason="forfeit")
+    _unchanged(t, Adjourn(now_ns=t.tick(), reason="x"), "adjourn: game 1 is over")
+    assert not t.s.adjourned
+
+
+def test_setups_the_session_refuses() -> None:
+    with pytest.raises(TableError, match="not an rng"):
+        TableSession(TableSetup(opening_settings=(("rng", 3),)), 0)
+    with pytest.raises(TableError, match="offer equivalence"):
+        TableSession(TableSetup(opening_settings=(("symmetry", "mirror"),)), 0)

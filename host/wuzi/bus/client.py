@@ -30,7 +30,14 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
 from wuzi.bus.outbox import Outbox
-from wuzi.bus.schemas import MAX_PAYLOAD_BYTES, Message, MessageError, encode, parse_message
+from wuzi.bus.schemas import (
+    MAX_PAYLOAD_BYTES,
+    Message,
+    MessageError,
+    check_outgoing,
+    encode,
+    parse_message,
+)
 from wuzi.bus.topics import TopicError, parse_topic
 
 log = logging.getLogger("wuzi.bus")
@@ -263,6 +270,10 @@ class BusClient:
             raise BusConfigError(str(exc)) from None
         if key == _INTERNAL:
             raise BusConfigError("an outbox key must not be empty")
+        try:
+            check_outgoing(topic, message)  # nothing referee-only on a public topic, ever
+        except MessageError as exc:
+            raise BusConfigError(f"refusing to publish: {exc}") from None
         payload = encode(message)
         if len(payload) > MAX_PAYLOAD_BYTES:
             raise BusConfigError(

@@ -8,6 +8,12 @@ wrong — it never lets another exception out, whatever the bytes (the bus is an
 noise surface: issue 8). Unknown keys, wrong types, floats where integers belong, NaN,
 duplicate keys, and a table or host number that disagrees with the topic are all errors.
 
+Referee-only content has its own topics and types: an event of kind ``alert`` is accepted
+only on ``arbiter/table/<n>/alerts`` and refused on the public event topics (and the
+other way round), and `RefereeState` exists only on ``arbiter/table/<n>/state`` — so a
+sender that checks what it publishes (`check_outgoing`) cannot put a forbidden point or
+an unannounced five where players or the hall read.
+
 An empty payload on a retained topic is MQTT's way of deleting the retained message; it
 parses to `Cleared`. `encode` is the inverse of `parse_message` (canonical JSON: sorted
 keys, no spaces), so ``parse_message(t, encode(m)) == m``. Pure: no I/O, no clock.
@@ -23,22 +29,34 @@ from typing import Any, NoReturn
 
 from wuzi.bus.topics import Topic, TopicError, TopicKind, parse_topic
 from wuzi.json_values import describe
+from wuzi.table.outputs import AlertReason
 
 SCHEMA_VERSION = 1
 MAX_PAYLOAD_BYTES = 256 * 1024
 MAX_TEXT = 200
+MAX_ALERT_TEXT = 2000  # a claim's proof (the referee's explanation) can run long
+MAX_OPEN_ALERTS = 50  # a RefereeState lists at most this many (the newest)
 MAX_POINT = 224
-MAX_TIME_MS = 10**12  # about 31 years: any larger clock or timestamp is garbage
+MAX_TIME_MS = 10**12  # about 31 years: any larger clock reading or time delta is garbage
+MAX_STAMP_MS = 10**13  # time stamps are Unix ms (wall clock); 10**13 is the year 2286
 
 TABLE_STATUSES = ("idle", "playing", "paused", "adjourned", "finished")
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 COLOURS = ("black", "white")
+SEATS = ("first", "second")
+ALERT_KIND = "alert"  # the TableEvent kind of a referee alert: arbiter topics only
+ALERT_REASONS = tuple(reason.value for reason in AlertReason)  # the table session's words
 ARBITER_ACTIONS = (
     "pause",
     "resume",
     "adjust-time",
     "adjust-moves",
     "correct-stone",
+    "take-back",
+    "claim",
+    "decide",
+    "choose",
+    "declare",
     "adjourn",
     "set-result",
     "next-game",
@@ -64,18 +82,28 @@ class MessageError(ValueError):
 
 @dataclass(frozen=True)
 class TableState:
-    """The whole visible state of one table (retained; also the delayed public feed)."""
+    """The whole visible state of one table (retained; also the delayed public feed).
+
+    Everything here is what anyone at the table can see on the wood and the clock: it
+    never says a point is forbidden or that a five stands unannounced. A display
+    extrapolates the running clock from ``at_ms`` until the next state arrives.
+    """
 
     table: int
     game_id: str | None
-    seq: int  # the number of the last event folded into this state
+    seq: int  # the number of the last public event folded into this state
     status: str  # one of TABLE_STATUSES
     moves: tuple[int, ...]  # points, 0..224, in the order played
     black_ms: int  # remaining time; negative once a flag has fallen
     white_ms: int
     running: str | None  # whose clock runs: "black", "white" or None
-    result: str | None  # one of RESULTS once finished
+    result: str | None  # one of RESULTS once finished: Black's score first
     at_ms: int  # host time of this snapshot
+    black: str = ""  # the player holding Black now ("" when not known)
+    white: str = ""
+    offers: tuple[int, ...] = ()  # offered stones on the board, not decided yet
+    board: int | None = None  # board number within a team match
+    game_in_match: int | None = None  # 1 or 2 of a match, 3+ for playoff games
 
 
 @dataclass(frozen=True)
@@ -99,6 +127,35 @@ class HostStatus:
     online: bool
     tables: tuple[int, ...]
     boot_id: str
+    at_ms: int
+    links_down: tuple[int, ...] = ()  # tables (of ``tables``) whose board or clock is away
+
+
+@dataclass(frozen=True)
+class OpenAlert:
+    """One referee alert not dealt with yet, as a `RefereeState` lists it."""
+
+    event_id: str  # the alert's event on arbiter/table/<n>/alerts
+    reason: str  # one of ALERT_REASONS
+    text: str  # for the referee: may name forbidden points and claim proofs
+    points: tuple[int, ...]
+    seat: str | None  # "first", "second" or None
+
+
+@dataclass(frozen=True)
+class RefereeState:
+    """The referee's view of one table (retained, arbiter topics only): the open alerts
+    and what players must not be shown (the stone waiting for its press, infractions)."""
+
+    table: int
+    game_id: str | None
+    seq: int  # the journal seq of the last entry folded into this state
+    status: str  # one of TABLE_STATUSES
+    alerts: tuple[OpenAlert, ...]  # the newest MAX_OPEN_ALERTS open alerts, oldest first
+    alerts_omitted: int  # older open alerts not listed
+    pending_stone: int | None  # a settled stone waiting for its clock press
+    infractions_first: int  # infractions of the first seat in this game
+    infractions_second: int
     at_ms: int
 
 
@@ -140,23 +197,33 @@ class Cleared:
     topic: str
 
 
-Message = TableState | TableEvent | HostStatus | Assignment | ArbiterCommand | Cleared
+Message = (
+    TableState | TableEvent | HostStatus | Assignment | ArbiterCommand | RefereeState | Cleared
+)
 
 _RETAINED = frozenset(
-    {TopicKind.TABLE_STATE, TopicKind.HOST_STATUS, TopicKind.ASSIGNMENT, TopicKind.PUBLIC_STATE}
+    {
+        TopicKind.TABLE_STATE,
+        TopicKind.HOST_STATUS,
+        TopicKind.ASSIGNMENT,
+        TopicKind.PUBLIC_STATE,
+        TopicKind.ARBITER_STATE,
+    }
 )
+_PUBLIC_EVENTS = frozenset({TopicKind.TABLE_EVENTS, TopicKind.PUBLIC_EVENTS})
 
 
 class _Reader:
     """Takes typed fields out of one JSON object, remembering which keys were used."""
 
-    def __init__(self, topic: str, obj: JsonObject) -> None:
+    def __init__(self, topic: str, obj: JsonObject, prefix: str = "") -> None:
         self.topic = topic
         self.obj = obj
+        self.prefix = prefix  # "alerts[2]." inside a list of objects
         self.used: set[str] = set()
 
     def fail(self, name: str | None, reason: str) -> NoReturn:
-        raise MessageError(self.topic, name, reason)
+        raise MessageError(self.topic, None if name is None else self.prefix + name, reason)
 
     def raw(self, name: str) -> object:
         if name not in self.obj:
@@ -181,15 +248,24 @@ class _Reader:
             self.fail(name, f"must be true or false, not {_describe(value)}")
         return value
 
-    def text(self, name: str, pattern: re.Pattern[str] | None = None) -> str:
+    def text(
+        self, name: str, pattern: re.Pattern[str] | None = None, max_len: int = MAX_TEXT
+    ) -> str:
         value = self.raw(name)
         if not isinstance(value, str):
             self.fail(name, f"must be a string, not {_describe(value)}")
         if pattern is not None and not pattern.fullmatch(value):
             self.fail(name, f"{value[:80]!r} does not match {pattern.pattern}")
-        if not value.strip() or len(value) > MAX_TEXT:
-            self.fail(name, f"must be 1-{MAX_TEXT} characters and not blank")
+        if not value.strip() or len(value) > max_len:
+            self.fail(name, f"must be 1-{max_len} characters and not blank")
         return value
+
+    def name(self, name: str) -> str:
+        """A player's name: free text, or "" when it is not known."""
+        value = self.raw(name)
+        if value == "":
+            return ""
+        return self.text(name)
 
     def opt_text(self, name: str, pattern: re.Pattern[str] | None = None) -> str | None:
         return None if self.raw(name) is None else self.text(name, pattern)
@@ -221,6 +297,32 @@ class _Reader:
             self.fail(name, f"must be an object, not {_describe(value)}")
         return value
 
+    def objects(self, name: str, max_len: int) -> list[_Reader]:
+        """A list of JSON objects, each read by its own reader named ``name[i].``."""
+        value = self.raw(name)
+        if not isinstance(value, list):
+            self.fail(name, f"must be a list, not {_describe(value)}")
+        if len(value) > max_len:
+            self.fail(name, f"has {len(value)} items, at most {max_len} allowed")
+        readers = []
+        for index, item in enumerate(value):
+            if not isinstance(item, dict):
+                self.fail(f"{name}[{index}]", f"must be an object, not {_describe(item)}")
+            readers.append(_Reader(self.topic, item, f"{self.prefix}{name}[{index}]."))
+        return readers
+
+    def disjoint(self, name: str, values: tuple[int, ...], others: tuple[int, ...]) -> None:
+        """Refuse an item of ``values`` (field ``name``) that ``others`` holds too."""
+        for index, item in enumerate(values):
+            if item in others:
+                self.fail(f"{name}[{index}]", f"{item} is also in another field")
+
+    def subset(self, name: str, values: tuple[int, ...], allowed: tuple[int, ...]) -> None:
+        """Refuse an item of ``values`` (field ``name``) that ``allowed`` lacks."""
+        for index, item in enumerate(values):
+            if item not in allowed:
+                self.fail(f"{name}[{index}]", f"{item} is not listed in another field")
+
     def finish(self) -> None:
         extra = sorted(set(self.obj) - self.used)
         if extra:
@@ -232,7 +334,7 @@ def _describe(value: object) -> str:
 
 
 def _table_state(r: _Reader) -> TableState:
-    return TableState(
+    state = TableState(
         table=r.integer("table", 1, 9999),
         game_id=r.opt_text("game_id", _ID),
         seq=r.integer("seq", 0, 2**53),
@@ -242,8 +344,15 @@ def _table_state(r: _Reader) -> TableState:
         white_ms=r.integer("white_ms", -MAX_TIME_MS, MAX_TIME_MS),
         running=r.choice("running", COLOURS, optional=True),
         result=r.choice("result", RESULTS, optional=True),
-        at_ms=r.integer("at_ms", 0, MAX_TIME_MS),
+        at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
+        black=r.name("black"),
+        white=r.name("white"),
+        offers=r.int_list("offers", 0, MAX_POINT, MAX_POINT + 1),
+        board=r.opt_integer("board", 1, 9999),
+        game_in_match=r.opt_integer("game_in_match", 1, 99),
     )
+    r.disjoint("offers", state.offers, state.moves)
+    return state
 
 
 def _table_event(r: _Reader) -> TableEvent:
@@ -253,18 +362,48 @@ def _table_event(r: _Reader) -> TableEvent:
         game_id=r.text("game_id", _ID),
         seq=r.integer("seq", 0, 2**53),
         kind=r.text("kind", _KEYWORD),
-        at_ms=r.integer("at_ms", 0, MAX_TIME_MS),
+        at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
         data=r.mapping("data"),
     )
 
 
 def _host_status(r: _Reader) -> HostStatus:
-    return HostStatus(
+    status = HostStatus(
         host=r.text("host", _ID),
         online=r.boolean("online"),
         tables=r.int_list("tables", 1, 9999, 1000),
         boot_id=r.text("boot_id", _ID),
-        at_ms=r.integer("at_ms", 0, MAX_TIME_MS),
+        at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
+        links_down=r.int_list("links_down", 1, 9999, 1000),
+    )
+    r.subset("links_down", status.links_down, status.tables)
+    return status
+
+
+def _open_alert(r: _Reader) -> OpenAlert:
+    alert = OpenAlert(
+        event_id=r.text("event_id", _ID),
+        reason=str(r.choice("reason", ALERT_REASONS)),
+        text=r.text("text", max_len=MAX_ALERT_TEXT),
+        points=r.int_list("points", 0, MAX_POINT, MAX_POINT + 1),
+        seat=r.choice("seat", SEATS, optional=True),
+    )
+    r.finish()
+    return alert
+
+
+def _referee_state(r: _Reader) -> RefereeState:
+    return RefereeState(
+        table=r.integer("table", 1, 9999),
+        game_id=r.opt_text("game_id", _ID),
+        seq=r.integer("seq", 0, 2**53),
+        status=str(r.choice("status", TABLE_STATUSES)),
+        alerts=tuple(_open_alert(item) for item in r.objects("alerts", MAX_OPEN_ALERTS)),
+        alerts_omitted=r.integer("alerts_omitted", 0, 2**53),
+        pending_stone=r.opt_integer("pending_stone", 0, MAX_POINT),
+        infractions_first=r.integer("infractions_first", 0, 9999),
+        infractions_second=r.integer("infractions_second", 0, 9999),
+        at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
     )
 
 
@@ -281,7 +420,7 @@ def _assignment(r: _Reader) -> Assignment:
         board=r.opt_integer("board", 1, 9999),
         game_in_match=r.integer("game_in_match", 1, 99),
         playoff=r.boolean("playoff"),
-        issued_ms=r.integer("issued_ms", 0, MAX_TIME_MS),
+        issued_ms=r.integer("issued_ms", 0, MAX_STAMP_MS),
     )
 
 
@@ -292,7 +431,7 @@ def _arbiter_command(r: _Reader) -> ArbiterCommand:
         action=str(r.choice("action", ARBITER_ACTIONS)),
         table=r.opt_integer("table", 1, 9999),
         args=r.mapping("args"),
-        issued_ms=r.integer("issued_ms", 0, MAX_TIME_MS),
+        issued_ms=r.integer("issued_ms", 0, MAX_STAMP_MS),
         auth=r.opt_text("auth"),
     )
 
@@ -305,6 +444,8 @@ _PARSERS: dict[TopicKind, Callable[[_Reader], Message]] = {
     TopicKind.HOST_STATUS: _host_status,
     TopicKind.ASSIGNMENT: _assignment,
     TopicKind.ARBITER_COMMANDS: _arbiter_command,
+    TopicKind.ARBITER_ALERTS: _table_event,
+    TopicKind.ARBITER_STATE: _referee_state,
 }
 
 
@@ -373,6 +514,42 @@ def _check_against_topic(topic: str, where: Topic, message: Message) -> None:
         raise MessageError(topic, "table", f"is {table} but the topic is for table {where.table}")
     if isinstance(message, HostStatus) and message.host != where.host:
         raise MessageError(topic, "host", f"is {message.host!r} but the topic is {where.host!r}")
+    if isinstance(message, TableEvent):
+        if where.kind in _PUBLIC_EVENTS and message.kind == ALERT_KIND:
+            raise MessageError(
+                topic, "kind", "a referee alert belongs on arbiter/table/<n>/alerts only"
+            )
+        if where.kind is TopicKind.ARBITER_ALERTS and message.kind != ALERT_KIND:
+            raise MessageError(
+                topic, "kind", f"must be {ALERT_KIND!r} on an alerts topic, not {message.kind!r}"
+            )
+
+
+def check_outgoing(topic: str, message: Message) -> None:
+    """Raise `MessageError` unless ``message`` is exactly what receivers of ``topic``
+    accept: the right type for the topic, every field valid, the table and host agreeing,
+    no referee alert on a public topic. A sender calls it before publishing, so a bug
+    cannot put referee-only content where players or the hall read."""
+    if isinstance(message, Cleared) and message.topic != topic:
+        raise MessageError(topic, None, f"clears {message.topic!r}, not this topic")
+    try:
+        payload = encode(message)
+    except (TypeError, ValueError) as exc:  # a value JSON cannot hold (a set, NaN …)
+        raise MessageError(topic, None, f"cannot be encoded: {exc}") from None
+    parsed = parse_message(topic, payload)
+    if type(parsed) is not type(message):
+        raise MessageError(topic, None, f"a {type(message).__name__} does not go on this topic")
+    if parsed != message:
+        raise MessageError(topic, None, "does not survive encoding unchanged (a value is not JSON)")
+
+
+def _plain(value: object) -> object:
+    """A message's field as JSON holds it: tuples as lists, nested messages as objects."""
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, OpenAlert):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    return value
 
 
 def encode(message: Message) -> bytes:
@@ -381,6 +558,7 @@ def encode(message: Message) -> bytes:
         return b""
     obj: JsonObject = {"v": SCHEMA_VERSION}
     for f in fields(message):
-        value = getattr(message, f.name)
-        obj[f.name] = list(value) if isinstance(value, tuple) else value
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        obj[f.name] = _plain(getattr(message, f.name))
+    return json.dumps(
+        obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode()

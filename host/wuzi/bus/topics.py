@@ -5,6 +5,10 @@ and a typo cannot create a topic nobody listens to. ``parse_topic`` is the inver
 what an incoming message is dispatched on; it rejects anything outside the tree with a
 `TopicError` naming the offending level. Pure: no I/O.
 
+Everything under ``arbiter/`` is for referees only: forbidden points, fives not announced
+and claim proofs travel there and nowhere else, and the broker's ACL keeps players and
+the hall out of it (docs/bus.md). ``REFEREE_ONLY`` names those kinds.
+
 The tree (QoS and retain per topic are in `TOPIC_POLICY` and docs/bus.md)::
 
     wuzi/v1/<venue>/table/<n>/state          retained table state (host -> everyone)
@@ -12,6 +16,8 @@ The tree (QoS and retain per topic are in `TOPIC_POLICY` and docs/bus.md)::
     wuzi/v1/<venue>/host/<id>/status         retained host status; the last will says offline
     wuzi/v1/<venue>/assignments/<n>          retained game assignment (director -> host)
     wuzi/v1/<venue>/arbiter/commands         referee commands (arbiter view -> hosts)
+    wuzi/v1/<venue>/arbiter/table/<n>/alerts referee alerts as events, QoS 1 (host -> referees)
+    wuzi/v1/<venue>/arbiter/table/<n>/state  retained referee view of a table (host -> referees)
     wuzi/v1/<venue>/public/table/<n>/state   delayed hall feed: retained state
     wuzi/v1/<venue>/public/table/<n>/events  delayed hall feed: events
 """
@@ -42,6 +48,8 @@ class TopicKind(enum.Enum):
     ARBITER_COMMANDS = "arbiter-commands"
     PUBLIC_STATE = "public-state"
     PUBLIC_EVENTS = "public-events"
+    ARBITER_ALERTS = "arbiter-alerts"
+    ARBITER_STATE = "arbiter-state"
 
 
 @dataclass(frozen=True)
@@ -60,7 +68,14 @@ TOPIC_POLICY: dict[TopicKind, TopicPolicy] = {
     TopicKind.ARBITER_COMMANDS: TopicPolicy(qos=1, retain=False),
     TopicKind.PUBLIC_STATE: TopicPolicy(qos=1, retain=True),
     TopicKind.PUBLIC_EVENTS: TopicPolicy(qos=1, retain=False),
+    TopicKind.ARBITER_ALERTS: TopicPolicy(qos=1, retain=False),
+    TopicKind.ARBITER_STATE: TopicPolicy(qos=1, retain=True),
 }
+
+REFEREE_ONLY = frozenset(
+    {TopicKind.ARBITER_COMMANDS, TopicKind.ARBITER_ALERTS, TopicKind.ARBITER_STATE}
+)
+"""Topic kinds the broker ACL must keep from players and the hall (all under ``arbiter/``)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +143,14 @@ def public_events(venue: str, table: int) -> str:
     return f"{_base(venue)}/public/table/{check_table(table)}/events"
 
 
+def arbiter_alerts(venue: str, table: int) -> str:
+    return f"{_base(venue)}/arbiter/table/{check_table(table)}/alerts"
+
+
+def arbiter_state(venue: str, table: int) -> str:
+    return f"{_base(venue)}/arbiter/table/{check_table(table)}/state"
+
+
 def build_topic(topic: Topic) -> str:
     """The topic string of a parsed `Topic` (the inverse of `parse_topic`)."""
     kind = topic.kind
@@ -145,6 +168,8 @@ def build_topic(topic: Topic) -> str:
         TopicKind.ASSIGNMENT: assignment,
         TopicKind.PUBLIC_STATE: public_state,
         TopicKind.PUBLIC_EVENTS: public_events,
+        TopicKind.ARBITER_ALERTS: arbiter_alerts,
+        TopicKind.ARBITER_STATE: arbiter_state,
     }
     return builders[kind](topic.venue, topic.table)
 
@@ -170,6 +195,19 @@ def all_assignments(venue: str) -> str:
 
 def all_public(venue: str) -> str:
     return f"{_base(venue)}/public/#"
+
+
+def all_arbiter_alerts(venue: str) -> str:
+    return f"{_base(venue)}/arbiter/table/+/alerts"
+
+
+def all_arbiter_states(venue: str) -> str:
+    return f"{_base(venue)}/arbiter/table/+/state"
+
+
+def all_arbiter(venue: str) -> str:
+    """Everything referees see: commands, every table's alerts and referee state."""
+    return f"{_base(venue)}/arbiter/#"
 
 
 def _parse_table(level: str, topic: str) -> int:
@@ -208,6 +246,14 @@ def parse_topic(topic: str) -> Topic:
         return Topic(TopicKind.ASSIGNMENT, venue, table=_parse_table(rest[1], topic))
     if head == "arbiter" and rest == ["arbiter", "commands"]:
         return Topic(TopicKind.ARBITER_COMMANDS, venue)
+    if (
+        head == "arbiter"
+        and len(rest) == 4
+        and rest[1] == "table"
+        and rest[3] in ("alerts", "state")
+    ):
+        kind = TopicKind.ARBITER_ALERTS if rest[3] == "alerts" else TopicKind.ARBITER_STATE
+        return Topic(kind, venue, table=_parse_table(rest[2], topic))
     if (
         head == "public"
         and len(rest) == 4

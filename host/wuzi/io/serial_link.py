@@ -217,6 +217,11 @@ Driver = BoardDriver | ClockDriver
 Callback = Callable[[Driver, object], None]
 
 
+@dataclass(frozen=True)
+class _Watched:
+    on_readable: Callable[[], None]
+
+
 class LinkLoop:
     """Many drivers, one thread: readiness via selectors, timers via each link's deadline."""
 
@@ -244,11 +249,23 @@ class LinkLoop:
             self._selector.register(fd, selectors.EVENT_READ, driver)
             self._registered[driver] = fd
 
+    def watch(self, fd: int, on_readable: Callable[[], None]) -> None:
+        """Also wait on ``fd`` (a control socket, a wake-up pipe): ``on_readable()`` is
+        called from ``run_once`` when it is readable, so one thread serves everything."""
+        self._selector.register(fd, selectors.EVENT_READ, _Watched(on_readable))
+
+    def unwatch(self, fd: int) -> None:
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(fd)
+
     def run_once(self, callback: Callback, max_wait_ms: int = 50) -> None:
         now = self.clock()
         deadlines = [d for d in (drv.deadline_ms() for drv in self.drivers) if d is not None]
         wait = max_wait_ms if not deadlines else max(0, min(min(deadlines) - now, max_wait_ms))
         for key, _ in self._selector.select(wait / 1000.0):
+            if isinstance(key.data, _Watched):
+                key.data.on_readable()
+                continue
             drv: Driver = key.data
             for ev in drv.on_readable(self.clock()):
                 callback(drv, ev)

@@ -72,6 +72,9 @@ _COLUMNS: Final = "id, table_id, seq, kind, t_ms, payload"
 
 S = TypeVar("S")
 
+NewEvent = tuple[str, str, dict[str, Any], int] | tuple[str, str, dict[str, Any], int, bool]
+"""What :meth:`Journal.append_many` takes: ``(table, kind, payload, t_ms[, publish])``."""
+
 
 class Journal:
     """The append-only event log of one host; open with :meth:`Journal.open`.
@@ -138,32 +141,42 @@ class Journal:
 
     # -- writing -------------------------------------------------------------------------
 
-    def append(self, table: str, kind: str, payload: dict[str, Any], t_ms: int) -> JournalEntry:
+    def append(
+        self, table: str, kind: str, payload: dict[str, Any], t_ms: int, *, publish: bool = True
+    ) -> JournalEntry:
         """Append one event of ``table``, durable (committed and fsync'd) on return.
 
-        The event gets the table's next ``seq`` and the id ``host/table/seq``, and waits in
-        the outbox until :meth:`mark_sent`. Bad arguments raise :class:`JournalInputError`
-        and nothing is written.
+        The event gets the table's next ``seq`` and the id ``host/table/seq``, and (unless
+        ``publish`` is False) waits in the outbox until :meth:`mark_sent`. Bad arguments
+        raise :class:`JournalInputError` and nothing is written.
         """
-        return self.append_many([(table, kind, payload, t_ms)])[0]
+        return self.append_many([(table, kind, payload, t_ms, publish)])[0]
 
-    def append_many(
-        self, events: Iterable[tuple[str, str, dict[str, Any], int]]
-    ) -> list[JournalEntry]:
-        """Append ``(table, kind, payload, t_ms)`` events in one transaction (one fsync).
+    def append_many(self, events: Iterable[NewEvent]) -> list[JournalEntry]:
+        """Append ``(table, kind, payload, t_ms[, publish])`` events in one transaction
+        (one fsync).
 
+        ``publish`` (default True) puts the event in the outbox; False keeps it in the
+        journal only (a host's raw inputs: the truth to replay, not news for the bus).
         All or nothing: if any event is bad, none is written.
         """
-        checked: list[tuple[str, str, str, int]] = []
+        checked: list[tuple[str, str, str, int, bool]] = []
         for index, event in enumerate(events):
             try:
-                table, kind, payload, t_ms = event
+                if len(event) == 5:
+                    table, kind, payload, t_ms, publish = event
+                else:
+                    table, kind, payload, t_ms = event
+                    publish = True
+                if not isinstance(publish, bool):
+                    raise JournalInputError(f"publish must be True or False, not {publish!r}")
                 checked.append(
                     (
                         check_name("table id", table),
                         check_kind(kind),
                         encode_payload(payload),
                         check_time_ms(t_ms),
+                        publish,
                     )
                 )
             except (TypeError, ValueError) as error:
@@ -174,7 +187,7 @@ class Journal:
         next_seq: dict[str, int] = {}
         db.execute("BEGIN IMMEDIATE")
         try:
-            for table, kind, text, t_ms in checked:
+            for table, kind, text, t_ms, publish in checked:
                 if table not in next_seq:
                     next_seq[table] = self._last_seq(db, table) + 1
                 seq = next_seq[table]
@@ -185,7 +198,8 @@ class Journal:
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (table, seq, ident, kind, t_ms, text),
                 )
-                db.execute("INSERT INTO outbox (pos) VALUES (?)", (cursor.lastrowid,))
+                if publish:
+                    db.execute("INSERT INTO outbox (pos) VALUES (?)", (cursor.lastrowid,))
                 written.append(JournalEntry(ident, table, seq, kind, t_ms, decode_payload(text)))
             db.execute("COMMIT")
         except BaseException:
@@ -243,6 +257,40 @@ class Journal:
         """The ``seq`` of the table's last event (0 if it has none)."""
         check_name("table id", table)
         return self._last_seq(self._conn(), table)
+
+    def last_seq_of_kind(self, table: str, kind: str) -> int:
+        """The ``seq`` of the table's last event of ``kind`` (0 if none): where the current
+        game starts, so recovery replays one game rather than the table's whole day."""
+        check_name("table id", table)
+        check_kind(kind)
+        row = (
+            self._conn()
+            .execute("SELECT MAX(seq) FROM events WHERE table_id = ? AND kind = ?", (table, kind))
+            .fetchone()
+        )
+        return int(row[0]) if row[0] is not None else 0
+
+    # -- liveness --------------------------------------------------------------------------
+
+    def note_alive(self, host_ns: int) -> None:
+        """Record, durably, that the host was alive at ``host_ns`` (its own time base).
+
+        Called about once a second: after a power cut the host continues its time base
+        from the last instant it knew it was alive, so the outage is charged to no clock.
+        """
+        if isinstance(host_ns, bool) or not isinstance(host_ns, int) or host_ns < 0:
+            raise JournalInputError(f"host_ns must be a non-negative integer, not {host_ns!r}")
+        db = self._conn()
+        db.execute(
+            "INSERT INTO meta (key, value) VALUES ('alive_ns', ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (str(host_ns),),
+        )
+
+    def alive_ns(self) -> int | None:
+        """The last instant recorded by :meth:`note_alive` (None if never)."""
+        row = self._conn().execute("SELECT value FROM meta WHERE key = 'alive_ns'").fetchone()
+        return None if row is None else int(row[0])
 
     # -- the outbox ----------------------------------------------------------------------
 

@@ -35,8 +35,11 @@ class BoardLink:
         expected_serial: str | None = None,
         port_name: str = "board",
         board: bytes | None = None,
+        skip_history: bool = False,
     ) -> None:
-        self.session = BoardSession(expected_serial=expected_serial, port_name=port_name)
+        self.session = BoardSession(
+            expected_serial=expected_serial, port_name=port_name, skip_history=skip_history
+        )
         self.reconciler = Reconciler(settle_ms, board)
 
     @property

@@ -119,6 +119,7 @@ class Reconciler:
         self._expected: Colour | None = None
         self._pending_alerts: list[Reconciled] = []
         self._differ: set[int] = set()  # points whose reading differs from the settled board
+        self._refilling = False  # after a new boot, until its first reading
 
     @staticmethod
     def _check_cells(cells: bytes, what: str) -> None:
@@ -165,8 +166,13 @@ class Reconciler:
         """
         if not 0 <= point < wire.POINTS or not 0 <= state <= wire.BOTH:
             raise ValueError(f"bad sensor reading: point {point}, state {state}")
-        if self._last_change_ms is not None and at_ms - self._last_change_ms >= self.settle_ms:
+        if (
+            not self._refilling
+            and self._last_change_ms is not None
+            and at_ms - self._last_change_ms >= self.settle_ms
+        ):
             self._pending_alerts.extend(self._settle())
+        self._refilling = False
         if self._reported[point] != state:
             self._reported[point] = state
             if state != self._settled[point]:
@@ -191,6 +197,10 @@ class Reconciler:
         self._reported[:] = bytes(wire.POINTS)
         self._recount()
         self._last_change_ms = boot_at_ms
+        # Until the first reading after the boot, the empty interim is not a board anyone
+        # saw: it must never settle as "every stone removed" (a restarted host meets a
+        # board that booted long ago, and its first reading is a snapshot of now).
+        self._refilling = True
 
     def stuck_sensors(self, points: tuple[tuple[int, int], ...], at_ms: int) -> None:
         """The board's self-test result: these points are ignored until a test clears them."""
@@ -213,7 +223,7 @@ class Reconciler:
         """When ``poll`` may have something to say (None: only after new readings)."""
         if self._pending_alerts:
             return 0
-        if self._last_change_ms is None or not self._differs():
+        if self._last_change_ms is None or self._refilling or not self._differs():
             return None
         return self._last_change_ms + self.settle_ms
 
@@ -224,7 +234,7 @@ class Reconciler:
         """Events for a board quiet since ``settle_ms``; ``hold`` while the link is catching up."""
         out = self._pending_alerts
         self._pending_alerts = []
-        if hold or self._last_change_ms is None:
+        if hold or self._last_change_ms is None or self._refilling:
             return out
         if now_ms - self._last_change_ms < self.settle_ms:
             return out

@@ -16,15 +16,25 @@ LETTERS = {
     "d": 0x5E,
     "e": 0x79,
     "f": 0x71,
+    "g": 0x3D,
     "h": 0x76,
+    "i": 0x04,
+    "j": 0x1E,
+    "k": 0x75,  # the usual compromise: h with a top bar
     "l": 0x38,
+    "m": 0x37,  # an n with both legs: unmistakable only next to other letters
     "n": 0x54,
     "o": 0x5C,
     "p": 0x73,
     "r": 0x50,
+    "s": 0x6D,
     "t": 0x78,
     "u": 0x3E,
+    "w": 0x2A,
+    "y": 0x6E,
 }
+"""Every board column a–o can be shown (offers are named on the display), plus what the
+menu labels need (``SWAP``, ``StAY``, ``AdJ``)."""
 
 
 def text(s: str, colon: bool = False) -> bytes:

@@ -174,9 +174,21 @@ class EventSession:
 
     kind = wire.KIND_SENSOR
 
-    def __init__(self, *, expected_serial: str | None = None, port_name: str = "board") -> None:
+    def __init__(
+        self,
+        *,
+        expected_serial: str | None = None,
+        port_name: str = "board",
+        skip_history: bool = False,
+    ) -> None:
         self.expected_serial = expected_serial
         self.port_name = port_name
+        # A table host that starts (or restarts after a crash) meets a device that may
+        # have been running for hours: its event log is history the host never saw and
+        # must not act on (old clock presses; stones of an earlier game). With
+        # skip_history the first boot this session sees starts at its latest event, and a
+        # board sends a snapshot of now instead. Reboots seen later are replayed as usual.
+        self.skip_history = skip_history
         self.health = LinkHealth()
         self.info: BoardInfo | None = None
         self.boot_id: int | None = None
@@ -397,7 +409,11 @@ class EventSession:
             self._offset_ms = None
             self._tick_ext = None
             self._new_boot()
+        first_boot = new_boot and not rebooted
         self.info = info
+        if first_boot and self.skip_history:
+            self.last_evno = self.known_latest = info.evno
+            self._skip_history(now_ms)
         tick = wire.get_u32(body, wire.INFO_TICK)
         at = self._host_ms(tick, now_ms, True)
         self._events.append(Connected(info, rebooted, new_boot, at, at - tick))
@@ -446,6 +462,9 @@ class EventSession:
     def _new_boot(self) -> None:
         """Hook: a new boot id was seen (before its events arrive)."""
 
+    def _skip_history(self, now_ms: int) -> None:
+        """Hook: the first boot's history is skipped (``skip_history``); catch up on now."""
+
     def _fallback_snapshot(self, now_ms: int) -> None:
         """Hook: replays keep failing; ask for the whole state instead."""
         self._want_replay(now_ms)
@@ -470,8 +489,16 @@ class BoardSession(EventSession):
 
     kind = wire.KIND_SENSOR
 
-    def __init__(self, *, expected_serial: str | None = None, port_name: str = "board") -> None:
-        super().__init__(expected_serial=expected_serial, port_name=port_name)
+    def __init__(
+        self,
+        *,
+        expected_serial: str | None = None,
+        port_name: str = "board",
+        skip_history: bool = False,
+    ) -> None:
+        super().__init__(
+            expected_serial=expected_serial, port_name=port_name, skip_history=skip_history
+        )
         self._cells = _Cells()
 
     @property
@@ -484,6 +511,9 @@ class BoardSession(EventSession):
 
     def _new_boot(self) -> None:
         self._cells = _Cells()  # a fresh MCU starts from empty and reports what it finds
+
+    def _skip_history(self, now_ms: int) -> None:
+        self._fallback_snapshot(now_ms)
 
     def _fallback_snapshot(self, now_ms: int) -> None:
         self.request_snapshot()

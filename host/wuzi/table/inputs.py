@@ -14,6 +14,7 @@ from wuzi.rules.board import Colour, Point
 from wuzi.rules.procedure import Seat
 
 __all__ = [
+    "Adjourn",
     "AdjustTime",
     "BoardAlert",
     "Choose",
@@ -21,6 +22,8 @@ __all__ = [
     "ClockPressed",
     "CorrectMoves",
     "Decide",
+    "Declare",
+    "HostRestarted",
     "RefereePause",
     "RefereeResume",
     "ReplaceStone",
@@ -121,6 +124,15 @@ class Decide(TableInput):
 
 
 @dataclass(frozen=True)
+class Declare(TableInput):
+    """A number declared at an opening step (Yamaguchi's or Soosõrv-N's N, the number of
+    fifth-move offers), from the clock unit's buttons or the referee."""
+
+    seat: Seat
+    number: int
+
+
+@dataclass(frozen=True)
 class Choose(TableInput):
     """The fifth-move offer White keeps."""
 
@@ -134,6 +146,14 @@ class Tick(TableInput):
 
 
 @dataclass(frozen=True)
+class HostRestarted(TableInput):
+    """The host came back after a crash or a power cut and rebuilt this table from its
+    journal. ``now_ns`` continues the host's time base from the last instant it knew it
+    was alive, so the outage is charged to nobody: the clocks are held from then on until
+    the referee has checked the board and resumes."""
+
+
+@dataclass(frozen=True)
 class RefereePause(TableInput):
     reason: str
     referee: str = ""
@@ -143,6 +163,15 @@ class RefereePause(TableInput):
 class RefereeResume(TableInput):
     referee: str = ""
     penalty: str | None = None
+
+
+@dataclass(frozen=True)
+class Adjourn(TableInput):
+    """The referee adjourns the game (a meal break, the end of a session, an appeal): the
+    game and the clock are held until ``RefereeResume``."""
+
+    reason: str
+    referee: str = ""
 
 
 @dataclass(frozen=True)

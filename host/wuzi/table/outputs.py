@@ -16,6 +16,7 @@ from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
 
 __all__ = [
+    "Adjourned",
     "AlertReason",
     "ClockChanged",
     "GameOver",
@@ -26,6 +27,7 @@ __all__ = [
     "OfferKept",
     "OfferPlaced",
     "OpeningDecided",
+    "OpeningDeclared",
     "PlayerOutput",
     "RefereeAlert",
     "RefereeOutput",
@@ -80,6 +82,14 @@ class OpeningDecided(PlayerOutput):
 
 
 @dataclass(frozen=True)
+class OpeningDeclared(PlayerOutput):
+    """A number declared at an opening step (N, the number of fifth-move offers)."""
+
+    seat: Seat
+    number: int
+
+
+@dataclass(frozen=True)
 class MoveTakenBack(PlayerOutput):
     number: int
     point: Point
@@ -119,6 +129,13 @@ class NextGameStarted(PlayerOutput):
     game_number: int
 
 
+@dataclass(frozen=True)
+class Adjourned(PlayerOutput):
+    """The referee adjourned the game (the clock holds until the referee resumes)."""
+
+    reason: str
+
+
 class AlertReason(enum.Enum):
     """Why the referee is told something."""
 
@@ -138,6 +155,7 @@ class AlertReason(enum.Enum):
     FLAG = "flag"  # a flag fell (a player or the referee may point it out)
     BOARD = "board"  # another board alert (occupied, sensor stuck, link …)
     REFUSED = "refused"  # an action the game refused (named in the text)
+    HOST_RESTARTED = "host_restarted"  # the host came back after a crash: clocks held
 
 
 @dataclass(frozen=True)

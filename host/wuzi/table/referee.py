@@ -1,5 +1,6 @@
-"""The referee's commands to a table: pause, resume, clock corrections, take back,
-replace a stone, set the result, start the next game.
+"""The referee's commands to a table: pause, resume, adjourn, clock corrections, take
+back, replace a stone, set the result, start the next game — and the host's restart,
+which holds the clocks until the referee resumes.
 
 ``RefereeCommands`` is a mixin of ``wuzi.table.session.TableSession``: its ``_on_<Input>``
 handlers are found by ``TableSession.handle`` like the players' ones. They live apart
@@ -7,6 +8,10 @@ because they differ in kind: a referee command the game or the clock refuses is 
 ``TableError`` (the referee gets told at once and nothing is journaled), whereas a player
 action the rules refuse is a ``refused`` alert (buttons get pressed). Like the session,
 this never does I/O and never reads the time.
+
+Three clock holds wait for the referee: ``referee`` (the game awaits the referee: a
+pause, a false claim), ``adjourned`` and ``recovery`` (the host restarted). One
+``RefereeResume`` releases all three, so one command restarts play.
 """
 
 from __future__ import annotations
@@ -19,13 +24,15 @@ from wuzi.clock.control import NS_PER_MS
 from wuzi.clock.errors import ClockError
 from wuzi.rules.board import Colour, Point
 from wuzi.rules.errors import RulesError
-from wuzi.rules.game import Game
+from wuzi.rules.game import Game, Status
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
 from wuzi.table.checks import TableError, check_int, check_point, check_seat
 from wuzi.table.inputs import (
+    Adjourn,
     AdjustTime,
     CorrectMoves,
+    HostRestarted,
     RefereePause,
     RefereeResume,
     ReplaceStone,
@@ -33,12 +40,40 @@ from wuzi.table.inputs import (
     StartNextGame,
     TakeBack,
 )
-from wuzi.table.outputs import AlertReason, MoveCorrected, MoveTakenBack, TableOutput
+from wuzi.table.outputs import (
+    Adjourned,
+    AlertReason,
+    MoveCorrected,
+    MoveTakenBack,
+    TableOutput,
+)
 
-__all__ = ["REFEREE_HOLD", "RefereeCommands"]
+__all__ = [
+    "ADJOURN_HOLD",
+    "HOST_RESTARTED_TEXT",
+    "RECOVERY_HOLD",
+    "REFEREE_HOLD",
+    "RefereeCommands",
+]
 
 REFEREE_HOLD = "referee"
 """The clock hold a paused game keeps (a false claim, the referee's pause)."""
+
+ADJOURN_HOLD = "adjourned"
+"""The clock hold of an adjourned game (with ``referee``: the game is paused too)."""
+
+RECOVERY_HOLD = "recovery"
+"""The clock hold after the host restarted, until the referee has checked the board."""
+
+HOST_RESTARTED_TEXT = "host restarted: clocks paused; check the board and resume"
+
+_RESUMED = (REFEREE_HOLD, ADJOURN_HOLD, RECOVERY_HOLD)  # what RefereeResume releases
+
+
+def _name(referee: object, what: str) -> str:
+    if not isinstance(referee, str):
+        raise TableError(f"{what}: a referee is named by text (a name or an id), not {referee!r}")
+    return referee
 
 
 class RefereeCommands:
@@ -94,18 +129,60 @@ class RefereeCommands:
         # _sync holds the clock (REFEREE_HOLD) now that the game awaits the referee
 
     def _on_RefereeResume(self, event: RefereeResume) -> None:
-        now = event.now_ns
-        self._referee(
-            "resume",
-            lambda: self._game.referee_resume(
-                penalty=event.penalty,
-                referee=event.referee,
-                t_ms=self._t_ms(now),
-                clocks=self._reading(now),
-            ),
-        )
-        if REFEREE_HOLD in self._clock.state.hold_names:
-            self._clock.resume(now, hold=REFEREE_HOLD, actor=event.referee or "referee")
+        now, game, clock = event.now_ns, self._game, self._clock
+        referee = _name(event.referee, "resume")
+        state = clock.state
+        held = () if state.ended else tuple(h for h in _RESUMED if h in state.hold_names)
+        if game.status is Status.AWAITING_REFEREE or not held:
+            # the game's own refusal says what is wrong (over, not awaiting the referee)
+            self._referee(
+                "resume",
+                lambda: game.referee_resume(
+                    penalty=event.penalty,
+                    referee=referee,
+                    t_ms=self._t_ms(now),
+                    clocks=self._reading(now),
+                ),
+            )
+        elif event.penalty is not None:
+            raise TableError(
+                f"resume: a penalty is given to a game that awaits the referee; this one "
+                f"only had its clock held ({', '.join(held)})"
+            )
+        for hold in held:
+            clock.resume(now, hold=hold, actor=referee or "referee")
+
+    def _on_Adjourn(self, event: Adjourn) -> None:
+        now, game, clock = event.now_ns, self._game, self._clock
+        reason = event.reason
+        if not isinstance(reason, str) or not reason.strip():
+            raise TableError(f"adjourn: the reason must be a non-empty text, not {reason!r}")
+        referee = _name(event.referee, "adjourn")
+        if game.is_over:
+            raise TableError(f"adjourn: game {self._game_number} is over")
+        if ADJOURN_HOLD in clock.state.hold_names:
+            raise TableError("adjourn: the game is already adjourned")
+        why = f"adjourned: {reason.strip()}"
+        if game.status is not Status.AWAITING_REFEREE:  # else its pause stands for both
+            self._referee(
+                "adjourn",
+                lambda: game.referee_pause(
+                    why, referee=referee, t_ms=self._t_ms(now), clocks=self._reading(now)
+                ),
+            )
+        clock.pause(now, hold=ADJOURN_HOLD, actor=referee or "referee", reason=why)
+        self._out.append(Adjourned(now, reason))
+        # _sync adds REFEREE_HOLD now that the game awaits the referee
+
+    def _on_HostRestarted(self, event: HostRestarted) -> None:
+        now, clock = event.now_ns, self._clock
+        if self._game.is_over or clock.state.ended:
+            text = "host restarted: the game is over; check the board"
+            self._alert(now, AlertReason.HOST_RESTARTED, text)
+            return
+        if RECOVERY_HOLD not in clock.state.hold_names:  # a second restart before resuming
+            clock.pause(now, hold=RECOVERY_HOLD, actor="host", reason="host restarted")
+        self._alert(now, AlertReason.HOST_RESTARTED, HOST_RESTARTED_TEXT)
 
     def _on_AdjustTime(self, event: AdjustTime) -> None:
         seat = check_seat(event.seat)

@@ -13,7 +13,8 @@ press) and the clock passes to ``game.to_move`` (``table_press``). Everything el
 referee alert with a reason. An input that is malformed (an unknown seat, a point off
 the board, an instant earlier than the previous one, a referee command the game or the
 clock refuses) raises ``TableError`` and changes nothing. The referee's commands are
-in ``wuzi.table.referee``, the shared input checks in ``wuzi.table.checks``. See
+in ``wuzi.table.referee``, the opening actions without a stone in
+``wuzi.table.opening_actions``, the shared input checks in ``wuzi.table.checks``. See
 docs/table.md.
 """
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from wuzi.clock.clock import Clock, apply_event
+from wuzi.clock.clock import Clock, Flag, apply_event
 from wuzi.clock.control import NS_PER_MS
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import Pressed
@@ -47,29 +48,29 @@ from wuzi.table.inputs import (
     Claim,
     ClockPressed,
     Decide,
+    Declare,
     SessionStarted,
     StoneSettled,
     TableInput,
     TableSetup,
     Tick,
 )
+from wuzi.table.opening_actions import OpeningActions
 from wuzi.table.outputs import (
     AlertReason,
     ClockChanged,
     GameOver,
     MoveJudged,
     NextGameStarted,
-    OfferKept,
     OfferPlaced,
-    OpeningDecided,
     PlayerOutput,
     RefereeAlert,
     StatusChanged,
     TableOutput,
 )
-from wuzi.table.referee import REFEREE_HOLD, RefereeCommands
+from wuzi.table.referee import ADJOURN_HOLD, RECOVERY_HOLD, REFEREE_HOLD, RefereeCommands
 
-__all__ = ["REFEREE_HOLD", "TableError", "TableSession"]
+__all__ = ["ADJOURN_HOLD", "RECOVERY_HOLD", "REFEREE_HOLD", "TableError", "TableSession"]
 
 _GAME_ALERTS = {
     AlertKind.FORBIDDEN: AlertReason.FORBIDDEN,
@@ -80,10 +81,13 @@ _CLAIM_KINDS = ("forbidden", "five")
 
 
 def _new_game(setup: TableSetup, t_ms: int) -> Game:
+    settings = dict(setup.opening_settings)
+    if "rng" in settings:  # a random.Random cannot be journaled: replay would differ
+        raise TableError("table setup: opening_settings: give the drawn opening_id, not an rng")
     try:
-        procedure = make_procedure(setup.opening, **dict(setup.opening_settings))
+        procedure = make_procedure(setup.opening, **settings)
         return Game(setup.ruleset, mode=setup.mode, opening=procedure, t_ms=t_ms)
-    except RulesError as exc:
+    except ValueError as exc:  # RulesError, and the plain ValueError of a bad symmetry
         raise TableError(f"table setup: {exc}") from None
 
 
@@ -94,12 +98,13 @@ def _new_clock(setup: TableSetup) -> Clock:
         raise TableError(f"table setup: time_control {setup.time_control!r}: {exc}") from None
 
 
-class TableSession(RefereeCommands):
+class TableSession(OpeningActions, RefereeCommands):
     """One table: its setup, the current game and clock, and what awaits a press.
 
     Construct it with the setup and the instant play may begin (the first seat's clock
     starts then); feed inputs with ``handle``; read ``take_outputs``. The referee's
-    command handlers come from ``RefereeCommands`` (``wuzi.table.referee``).
+    command handlers come from ``RefereeCommands`` (``wuzi.table.referee``), the opening
+    actions from ``OpeningActions`` (``wuzi.table.opening_actions``).
     """
 
     def __init__(self, setup: TableSetup, now_ns: int) -> None:
@@ -183,6 +188,42 @@ class TableSession(RefereeCommands):
     def unremoved_offers(self) -> frozenset[Point]:
         return frozenset(self._unremoved_offers)
 
+    @property
+    def adjourned(self) -> bool:
+        """The referee adjourned the game and has not resumed it yet."""
+        return not self._game.is_over and ADJOURN_HOLD in self._clock.state.hold_names
+
+    def due(self, now_ns: int) -> bool:
+        """Whether a ``Tick`` at ``now_ns`` would produce an output (a settled stone
+        overdue for its press not yet told, a flag fallen and not yet told). The shell
+        journals only the ticks that matter, so the journal does not fill with ticks and
+        replay stays exact. ``now_ns`` earlier than the last input's is a ``TableError``."""
+        now = _check_int(now_ns, "now_ns")
+        if now < self._last_ns:
+            raise TableError(f"now_ns {now} is earlier than the previous input's {self._last_ns}")
+        waited_ms, flags = self._overdue(now)
+        return waited_ms is not None or bool(flags)
+
+    def next_due_ns(self) -> int | None:
+        """The earliest instant from which ``due`` is true if no other input comes (None:
+        nothing is scheduled; it may lie in the past: due already). What the shell sets
+        its timer to; any input may change it."""
+        candidates: list[int] = []
+        pending = self._pending
+        if pending is not None and not self._unpressed_told:
+            candidates.append(pending[2] + self._setup.unpressed_alert_ms * NS_PER_MS)
+        clock = self._clock
+        state = clock.at(self._last_ns)  # a Tick may have told a flag no event recorded
+        untold = state.flags[self._flags_told :]
+        seat = state.running
+        if untold:
+            candidates.append(untold[0].t_ns)
+        elif seat is not None and state.t_ns is not None:
+            side = state.side(seat)
+            if side.flagged_ns is None:
+                candidates.append(state.t_ns + time_to_flag_ns(side, clock.control, in_turn=True))
+        return min(candidates, default=None)
+
     def take_outputs(self) -> list[TableOutput]:
         """The outputs since the last call, in order."""
         new = self._history[self._taken :]
@@ -260,6 +301,9 @@ class TableSession(RefereeCommands):
 
     def decide(self, now_ns: int, seat: Seat, choice: str) -> list[TableOutput]:
         return self.handle(Decide(now_ns=now_ns, seat=seat, choice=choice))
+
+    def declare(self, now_ns: int, seat: Seat, number: int) -> list[TableOutput]:
+        return self.handle(Declare(now_ns=now_ns, seat=seat, number=number))
 
     def choose(self, now_ns: int, seat: Seat, point: Point) -> list[TableOutput]:
         return self.handle(Choose(now_ns=now_ns, seat=seat, point=point))
@@ -526,66 +570,38 @@ class TableSession(RefereeCommands):
                 infractions=count,
             )
 
-    def _on_Tick(self, event: Tick) -> None:
-        now = event.now_ns
+    def _overdue(self, now: int) -> tuple[int | None, tuple[Flag, ...]]:
+        """What a Tick at ``now`` reports: how long the pending stone has waited for its
+        press (None: not overdue, or already told) and the flags not told yet."""
         pending = self._pending
+        waited_ms: int | None = None
         if pending is not None and not self._unpressed_told:
             waited_ms = (now - pending[2]) // NS_PER_MS
-            if waited_ms >= self._setup.unpressed_alert_ms:
-                self._unpressed_told = True
-                self._alert(
-                    now,
-                    AlertReason.UNPRESSED,
-                    f"the stone on {point_name(pending[0])} has waited {waited_ms} ms for its "
-                    "clock press: the mover's time keeps running",
-                    (pending[0],),
-                    self._game.to_move,
-                )
-        flags = self._clock.flags(now)
-        for flag in flags[self._flags_told :]:
+            if waited_ms < self._setup.unpressed_alert_ms:
+                waited_ms = None
+        return waited_ms, self._clock.flags(now)[self._flags_told :]
+
+    def _on_Tick(self, event: Tick) -> None:
+        now = event.now_ns
+        waited_ms, flags = self._overdue(now)
+        if waited_ms is not None and self._pending is not None:
+            point = self._pending[0]
+            self._unpressed_told = True
+            self._alert(
+                now,
+                AlertReason.UNPRESSED,
+                f"the stone on {point_name(point)} has waited {waited_ms} ms for its "
+                "clock press: the mover's time keeps running",
+                (point,),
+                self._game.to_move,
+            )
+        for flag in flags:
             self._alert(
                 now, AlertReason.FLAG, f"the {flag.seat.value} seat's flag fell", seat=flag.seat
             )
-        self._flags_told = len(flags)
+        self._flags_told += len(flags)
 
-    # --- opening actions and claims (refusals are alerts: buttons get pressed) -------
-
-    def _refused(self, now: int, seat: Seat, what: str, exc: RulesError) -> None:
-        self._alert(now, AlertReason.REFUSED, f"{what} by the {seat.value} seat refused: {exc}")
-
-    def _on_Decide(self, event: Decide) -> None:
-        seat = _check_seat(event.seat)
-        if not isinstance(event.choice, str):
-            raise TableError(f"a decision is text, not {event.choice!r}")
-        now = event.now_ns
-        try:
-            self._game.decide(
-                event.choice, seat=seat, t_ms=self._t_ms(now), clocks=self._reading(now)
-            )
-        except RulesError as exc:
-            self._refused(now, seat, f"decision {event.choice!r}", exc)
-            return
-        self._acted = seat
-        self._out.append(OpeningDecided(now, seat, event.choice))
-
-    def _on_Choose(self, event: Choose) -> None:
-        seat = _check_seat(event.seat)
-        p = _check_point(event.point)
-        now, game = event.now_ns, self._game
-        offers = game.offers
-        try:
-            game.choose(p, seat=seat, t_ms=self._t_ms(now), clocks=self._reading(now))
-        except RulesError as exc:
-            self._refused(now, seat, f"choice of {point_name(p)}", exc)
-            return
-        others = tuple(q for q in offers if q != p)
-        self._unremoved_offers.update(others)
-        self._acted = seat
-        self._out.append(OfferKept(now, p, others))
-        moves = game.moves
-        if moves and moves[-1].point == p:
-            m = moves[-1]
-            self._out.append(MoveJudged(now, m.number, m.point, m.colour, m.seat, m.clocks))
+    # --- claims (opening actions: wuzi.table.opening_actions) ----------------------
 
     def _on_Claim(self, event: Claim) -> None:
         seat = _check_seat(event.seat)

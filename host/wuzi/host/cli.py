@@ -1,0 +1,121 @@
+"""``wuzi host --config venue.toml``: run this Pi's tables (the contract is in the README).
+
+The venue file is the same on every host; which tables this process serves follows from
+its host id (``--host``, default the machine's short hostname). State lives in one
+journal file (``--journal``, default ``STATE_DIR/HOST.journal``); the local control socket
+(``--control-socket``) takes signed referee commands from ``wuzi referee send --socket``.
+SIGTERM and SIGINT stop cleanly; SIGKILL and power cuts are what the journal is for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "host",
+        help="run the table host service for this Pi's tables",
+        description=(
+            "Serve the tables the venue file gives to this host: read boards and clocks, "
+            "judge moves, journal everything, publish on MQTT."
+        ),
+    )
+    parser.add_argument("--config", required=True, metavar="VENUE.TOML", help="the venue file")
+    parser.add_argument(
+        "--host", metavar="ID", help="this host's id in the venue file (default: hostname)"
+    )
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="where the journal and the control socket live (default: $STATE_DIRECTORY or "
+        "./wuzi-state)",
+    )
+    parser.add_argument(
+        "--journal", metavar="PATH", help="the journal file (default: STATE_DIR/HOST.journal)"
+    )
+    parser.add_argument(
+        "--control-socket",
+        metavar="PATH",
+        help="the local referee command socket (default: STATE_DIR/HOST.sock; 'none': no socket)",
+    )
+    parser.add_argument(
+        "--standalone",
+        action="store_true",
+        help="without a director: each table plays the venue file's [defaults]",
+    )
+    parser.add_argument(
+        "--command-max-age",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="refuse referee commands issued longer ago than this (default 120)",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=("debug", "info", "warning", "error")
+    )
+    parser.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from wuzi.config import ConfigError, load_venue
+    from wuzi.host.service import HostService, ServiceOptions
+    from wuzi.host.systemd import Notifier
+    from wuzi.journal import JournalError
+
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
+    try:
+        venue = load_venue(args.config)
+    except ConfigError as exc:
+        return _fail(str(exc))
+    host_id = args.host or socket.gethostname().split(".")[0].lower()
+    known = [h.id for h in venue.hosts]
+    if host_id not in known:
+        return _fail(f"{args.config}: no host {host_id!r} (hosts: {', '.join(known)}); use --host")
+    state = Path(args.state_dir or os.environ.get("STATE_DIRECTORY") or "wuzi-state")
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return _fail(f"cannot create the state folder {state}: {exc.strerror or exc}")
+    control: Path | None = Path(args.control_socket or state / f"{host_id}.sock")
+    if args.control_socket == "none":
+        control = None
+    if args.command_max_age <= 0:
+        return _fail(f"--command-max-age must be positive, not {args.command_max_age}")
+    options = ServiceOptions(
+        host_id=host_id,
+        journal_path=Path(args.journal) if args.journal else state / f"{host_id}.journal",
+        control_path=control,
+        standalone=args.standalone,
+        command_max_age_ms=int(args.command_max_age * 1000),
+        base_dir=Path(args.config).resolve().parent,
+    )
+    service = HostService(venue, options, notifier=Notifier.from_environment())
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: service.request_stop())
+    try:
+        service.start()
+    except (JournalError, OSError, ValueError) as exc:
+        service.close()
+        return _fail(str(exc))
+    try:
+        service.run()
+    finally:
+        service.close()
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"wuzi host: {message}", file=sys.stderr)
+    return 1

@@ -1,0 +1,307 @@
+"""``wuzi referee send``: a referee's signed command, to one host's socket or to the bus.
+
+    wuzi referee send --config venue.toml --referee NAME
+        (--token-file F | --password-file F) (--socket PATH | --broker)
+        (--table N | --all) ACTION [KEY=VALUE ...]
+
+The command is built as an `ArbiterCommand` (a uuid4 ``command_id``, ``issued_ms`` from
+the wall clock), its arguments are checked as the host will check them
+(`wuzi.host.commands.check_args`), it is signed with the referee's key
+(`wuzi.bus.auth`; a password is first checked against the venue file's hash, so a
+mistyped one fails here and not at the host) and then:
+
+* ``--socket PATH``: written to the host's local control socket (`wuzi.host.control`);
+  the host's reply is printed; exit 0 if the host accepted it, else 1. This works with
+  the network down, at the Pi.
+* ``--broker``: published on the venue's ``arbiter/commands`` topic (QoS 1), logging in
+  to the broker as the referee (user ``NAME``, the password or the token as the broker
+  password); exit 0 once the broker acknowledged it, 1 if it cannot be reached (or
+  refuses the login) within ``--timeout``. Each host verifies and obeys it by itself.
+
+Values: an integer (``delta_ms=-30000``) becomes a JSON integer, ``null`` null, anything
+else a string (``old=h8``). Every error exits 1 with ``wuzi referee send: <what is
+wrong>``; secrets never appear in messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from wuzi.bus import topics
+from wuzi.bus.auth import AuthError, key_from_password, read_token_file, sign
+from wuzi.bus.client import BusClient, BusConfigError
+from wuzi.bus.schemas import ArbiterCommand, MessageError, encode, parse_message
+from wuzi.config.venue import ConfigError, RefereeConfig, VenueConfig, load_venue
+from wuzi.host.commands import ACTION_ARGS, CommandError, check_args
+from wuzi.host.control import ControlError, send_line
+
+__all__ = ["SendError", "build_command", "main", "parse_values", "register", "send"]
+
+PROG = "wuzi referee send"
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class SendError(Exception):
+    """What stops a command from being sent; the message is shown after ``PROG: ``."""
+
+
+def parse_values(pairs: Sequence[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` words as command arguments: integers, ``null``, else strings."""
+    args: dict[str, Any] = {}
+    for pair in pairs:
+        key, eq, text = pair.partition("=")
+        if not eq:
+            raise SendError(f"argument {pair[:40]!r} is not KEY=VALUE")
+        if not _KEY.fullmatch(key):
+            raise SendError(f"argument {pair[:40]!r}: {key[:40]!r} is not an argument name")
+        if key in args:
+            raise SendError(f"argument {key!r} is given twice")
+        if text == "null":
+            args[key] = None
+        elif _INTEGER.fullmatch(text) and len(text) <= 20:
+            args[key] = int(text)
+        else:
+            args[key] = text
+    return args
+
+
+def _referee(venue: VenueConfig, name: str) -> RefereeConfig:
+    for referee in venue.referees:
+        if referee.name == name:
+            return referee
+    known = ", ".join(r.name for r in venue.referees) or "none"
+    raise SendError(f"no referee {name!r} in {venue.source} (referees: {known})")
+
+
+def _read_password(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise SendError(f"password file {path!r}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SendError(f"password file {path!r}: not UTF-8") from None
+    password = text.removesuffix("\n").removesuffix("\r")
+    if not password:
+        raise SendError(f"password file {path!r}: empty")
+    return password
+
+
+def _key_and_secret(
+    referee: RefereeConfig, token_file: str | None, password_file: str | None
+) -> tuple[bytes, str]:
+    """The signing key and the broker password of ``referee``."""
+    if token_file is not None:
+        if referee.token_file is None:
+            raise SendError(
+                f"referee {referee.name!r} signs with a password (password_hash in the venue"
+                " file): use --password-file"
+            )
+        try:
+            key = read_token_file(token_file)
+        except AuthError as exc:
+            raise SendError(str(exc)) from None
+        return key, key.decode("utf-8")
+    assert password_file is not None
+    if referee.password_hash is None:
+        raise SendError(
+            f"referee {referee.name!r} signs with a token (token_file in the venue file):"
+            " use --token-file"
+        )
+    password = _read_password(password_file)
+    try:
+        return key_from_password(password, referee.password_hash), password
+    except AuthError as exc:
+        raise SendError(f"referee {referee.name!r}: {exc}") from None
+
+
+def build_command(
+    venue: VenueConfig,
+    referee: str,
+    key: bytes,
+    action: str,
+    table: int | None,
+    args: dict[str, Any],
+    *,
+    issued_ms: int,
+    command_id: str | None = None,
+) -> ArbiterCommand:
+    """The signed command, checked as a host will parse it (envelope and arguments)."""
+    try:
+        check_args(action, args)
+    except CommandError as exc:
+        raise SendError(str(exc)) from None
+    if table is not None:
+        try:
+            venue.table(table)
+        except KeyError:
+            raise SendError(f"no table {table} in {venue.source}") from None
+    cmd = ArbiterCommand(
+        command_id=command_id or str(uuid.uuid4()),
+        referee=referee,
+        action=action,
+        table=table,
+        args=args,
+        issued_ms=issued_ms,
+    )
+    try:
+        signed = sign(cmd, key)
+        parse_message(topics.arbiter_commands(venue.id), encode(signed))
+    except (AuthError, MessageError) as exc:
+        raise SendError(str(exc)) from None
+    return signed
+
+
+def _publish(
+    venue: VenueConfig, cmd: ArbiterCommand, username: str, password: str, timeout_s: float
+) -> str:
+    topic = topics.arbiter_commands(venue.id)
+    acknowledged = threading.Event()
+    try:
+        client = BusClient(
+            venue.broker.url,
+            f"wuzi-referee-{uuid.uuid4().hex[:12]}",
+            username=username,
+            password=password,
+            ca_file=venue.broker.ca_file,
+            on_sent=lambda _key: acknowledged.set(),
+        )
+    except (BusConfigError, ValueError) as exc:
+        raise SendError(f"broker: {exc}") from None
+    where = f"{client.address.host}:{client.address.port}"
+    deadline = time.monotonic() + timeout_s
+    client.connect()
+    try:
+        if not client.wait_connected(timeout_s):
+            raise SendError(
+                f"cannot reach the broker at {where} within {timeout_s:g} s"
+                f" (down, unreachable, or it refused the login of {username!r})"
+            )
+        client.publish(topic, cmd, key=cmd.command_id)
+        if not acknowledged.wait(max(0.0, deadline - time.monotonic())):
+            raise SendError(f"the broker at {where} did not acknowledge within {timeout_s:g} s")
+    finally:
+        client.close()
+    return topic
+
+
+def send(args: argparse.Namespace) -> int:
+    """The ``wuzi referee send`` command (argparse namespace in, exit status out)."""
+    try:
+        return _send(args)
+    except SendError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+
+
+def _send(args: argparse.Namespace) -> int:
+    if args.timeout <= 0:
+        raise SendError("--timeout must be a positive number of seconds")
+    try:
+        venue = load_venue(args.config)
+    except ConfigError as exc:
+        raise SendError(str(exc)) from None
+    referee = _referee(venue, args.referee)
+    key, secret = _key_and_secret(referee, args.token_file, args.password_file)
+    cmd = build_command(
+        venue,
+        referee.name,
+        key,
+        args.action,
+        None if args.all else args.table,
+        parse_values(args.values),
+        issued_ms=time.time_ns() // 1_000_000,
+    )
+    if args.socket is not None:
+        try:
+            reply = send_line(args.socket, encode(cmd), args.timeout)
+        except ControlError as exc:
+            raise SendError(str(exc)) from None
+        if not reply["ok"]:
+            raise SendError(f"the host refused {cmd.command_id}: {reply['message']}")
+        print(reply["message"] or f"ok {cmd.command_id}")
+        return 0
+    topic = _publish(venue, cmd, referee.name, secret, args.timeout)
+    print(f"published {cmd.command_id} on {topic}")
+    return 0
+
+
+def _help(parser: argparse.ArgumentParser) -> Any:
+    def show(_args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    return show
+
+
+def _actions_help() -> str:
+    lines = []
+    for action, specs in ACTION_ARGS.items():
+        words = [name if spec.required else f"[{name}]" for name, spec in specs.items()]
+        lines.append(f"  {action} {' '.join(words)}".rstrip())
+    return "actions and their arguments ([optional]):\n" + "\n".join(lines)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``wuzi referee send`` to the ``wuzi`` command."""
+    referee = subparsers.add_parser(
+        "referee",
+        help="referees' commands to the table hosts",
+        description="Referees' commands to the table hosts (signed; docs/referee.md).",
+    )
+    sub = referee.add_subparsers(dest="referee_command", metavar="SUBCOMMAND")
+    referee.set_defaults(func=_help(referee))
+    p = sub.add_parser(
+        "send",
+        help="send one signed command to a host's socket or over the venue broker",
+        description=(
+            "Build, sign and send one referee command. Values: integers, null, else text."
+        ),
+        epilog=_actions_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--config", required=True, metavar="VENUE.TOML", help="the venue file")
+    p.add_argument("--referee", required=True, metavar="NAME", help="a [[referees]] name")
+    secret = p.add_mutually_exclusive_group(required=True)
+    secret.add_argument("--token-file", metavar="F", help="the referee's token file")
+    secret.add_argument("--password-file", metavar="F", help="a file holding the password")
+    route = p.add_mutually_exclusive_group(required=True)
+    route.add_argument("--socket", metavar="PATH", help="a host's local control socket")
+    route.add_argument(
+        "--broker", action="store_true", help="publish on the venue broker (from the config)"
+    )
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", type=int, metavar="N", help="the table addressed")
+    where.add_argument("--all", action="store_true", help="every table of the venue")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds to wait for the host's reply or the broker (default 10)",
+    )
+    p.add_argument("action", metavar="ACTION", help="pause, resume, adjust-time, … (below)")
+    p.add_argument("values", nargs="*", metavar="KEY=VALUE", help="the action's arguments")
+    p.set_defaults(func=send)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``wuzi referee …`` on its own (tests; ``wuzi`` itself uses `register`)."""
+    parser = argparse.ArgumentParser(prog="wuzi")
+    register(parser.add_subparsers(dest="command", metavar="COMMAND"))
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    return int(func(args))

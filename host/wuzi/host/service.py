@@ -1,0 +1,703 @@
+"""``wuzi host``: the table host service — boards, clocks, rules, journal and bus in one loop.
+
+One thread runs everything that changes a table (the ``LinkLoop`` of the serial drivers,
+the local control socket, the bus's inbox, the timers), so a table is never touched by
+two threads and the order of its journal is the order things happened. paho's network
+thread and gpiozero's pin threads only put messages in the inbox and wake the loop.
+
+The rule that makes the host crash-safe: every change is appended to the journal (one
+SQLite transaction, fsync'd) *before* it is published, shown or acknowledged. On start
+the host recovers each table from its journal (``TableRuntime.recover``), pauses the
+clocks of games that were running (``HostRestarted``: the time base continues from the
+last instant the journal knew the host alive, so the outage is charged to nobody), and
+sends whatever the broker had not acknowledged, in order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wuzi.bus import topics
+from wuzi.bus.auth import AuthError, referee_keys, verify
+from wuzi.bus.client import BusClient, RetainedMessage
+from wuzi.bus.schemas import (
+    ArbiterCommand,
+    Assignment,
+    Cleared,
+    HostStatus,
+    Message,
+    MessageError,
+    parse_message,
+)
+from wuzi.config import TableConfig, VenueConfig
+from wuzi.host import publish
+from wuzi.host.commands import CommandError, to_inputs
+from wuzi.host.control import ControlServer
+from wuzi.host.displays import faces, leds
+from wuzi.host.systemd import Notifier
+from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table_id
+from wuzi.host.timebase import HostTime
+from wuzi.io.gpio_clock import GpioClock
+from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
+from wuzi.journal import Journal, JournalEntry
+from wuzi.link.board_link import BoardLink
+from wuzi.link.reconciler import Alert, StoneEvent
+from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
+from wuzi.table.buttons import REFEREE_CALLED, ButtonMapper, button_of
+from wuzi.table.checks import TableError
+from wuzi.table.inputs import BoardAlert, StoneSettled, TableInput, TableSetup, Tick
+from wuzi.table.outputs import AlertReason
+
+__all__ = ["HostService", "ServiceOptions"]
+
+log = logging.getLogger("wuzi.host")
+
+HEARTBEAT_NS = 1_000_000_000
+COMMAND_MAX_AGE_MS = 120_000
+MAX_WAIT_MS = 50
+
+
+@dataclass(frozen=True)
+class ServiceOptions:
+    """How one host runs (from the command line; the venue file says what it serves)."""
+
+    host_id: str
+    journal_path: Path
+    control_path: Path | None = None
+    standalone: bool = False  # tables play the config's [defaults] without a director
+    command_max_age_ms: int = COMMAND_MAX_AGE_MS
+    unpressed_alert_ms: int = 10_000
+    pin_factory: Any = None  # gpiozero pin factory (MockFactory in tests)
+    base_dir: Path | None = None  # where the venue file's relative paths start
+
+
+@dataclass
+class _Table:
+    """One table's runtime and the devices it is served by."""
+
+    runtime: TableRuntime
+    config: TableConfig
+    mapper: ButtonMapper
+    board: BoardDriver | None = None
+    clock: ClockDriver | None = None
+    gpio: GpioClock | None = None
+    faces_sent: tuple[bytes, bytes] | None = None
+    leds_sent: int | None = None
+    display_due_ns: int | None = 0
+    first_button: int = 0
+    seq: int = 0  # the journal seq of the table's last event
+
+
+@dataclass(frozen=True)
+class _Sent:
+    key: str
+
+
+@dataclass(frozen=True)
+class _Incoming:
+    topic: str
+    message: Message
+
+
+@dataclass(frozen=True)
+class _GpioPress:
+    table: int
+    button: int
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class _Rejected:
+    error: MessageError
+
+
+_Item = _Sent | _Incoming | _GpioPress | _Rejected
+
+
+@dataclass
+class _Inbox:
+    """What other threads hand to the loop: bus messages, acknowledgements, gpio presses."""
+
+    items: queue.SimpleQueue[_Item] = field(default_factory=queue.SimpleQueue)
+    wake_r: int = -1
+    wake_w: int = -1
+
+    def put(self, item: _Item) -> None:
+        self.items.put(item)
+        with contextlib.suppress(OSError):  # the pipe is full: the loop is awake anyway
+            os.write(self.wake_w, b"\0")
+
+
+class HostService:
+    """The table host; ``start`` then ``run`` (or ``step`` from a test or a benchmark)."""
+
+    def __init__(
+        self,
+        venue: VenueConfig,
+        options: ServiceOptions,
+        *,
+        notifier: Notifier | None = None,
+        wall_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
+    ) -> None:
+        self.venue = venue
+        self.options = options
+        self.host_config = venue.host(options.host_id)
+        self.notifier = notifier or Notifier(None, None)
+        self.wall_ms = wall_ms
+        self.boot_id = uuid.uuid4().hex[:16]
+        self.journal: Journal | None = None
+        self.time = HostTime()
+        self.loop: LinkLoop | None = None
+        self.bus: BusClient | None = None
+        self.control: ControlServer | None = None
+        self.tables: dict[int, _Table] = {}
+        self._by_driver: dict[object, _Table] = {}
+        self._inbox = _Inbox()
+        self._keys: dict[str, bytes] = {}
+        self._next_heartbeat_ns = 0
+        self._stopping = False
+        self.recovered_tables = 0
+
+    # --- starting and stopping ----------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the journal, recover every table, open the devices, connect the bus."""
+        self.journal = Journal.open(self.options.journal_path, self.options.host_id)
+        self.time = HostTime.after(self._last_known_ns(self.journal))
+        self.loop = LinkLoop(clock=self.time.now_ms)
+        self._keys = referee_keys(self.venue, self.options.base_dir)
+        self._inbox.wake_r, self._inbox.wake_w = os.pipe()
+        os.set_blocking(self._inbox.wake_r, False)
+        os.set_blocking(self._inbox.wake_w, False)
+        self.loop.watch(self._inbox.wake_r, self._drain_wake)
+        for config in self.host_config.tables:
+            self._recover_table(config)
+        self._connect_bus()
+        for table in self.tables.values():
+            self._open_devices(table)
+        if self.options.control_path is not None:
+            self.control = ControlServer(self.options.control_path)
+            self._watch_control()
+        self._resend_outbox()
+        for table in self.tables.values():
+            self._publish_state(table)
+        self.notifier.ready(f"serving {len(self.tables)} tables")
+        log.info("host %s serving tables %s", self.options.host_id, sorted(self.tables))
+
+    def _last_known_ns(self, journal: Journal) -> int | None:
+        """The latest instant the journal knows of: the last heartbeat, or a later event
+        (an event's ``t_ms`` is floored, so its instant is below ``(t_ms + 1) ms``)."""
+        last = journal.alive_ns()
+        for config in self.host_config.tables:
+            tid = table_id(config.number)
+            for entry in journal.entries(tid, since_seq=max(0, journal.last_seq(tid) - 1)):
+                upper = (entry.t_ms + 1) * 1_000_000
+                last = upper if last is None else max(last, upper)
+        return last
+
+    def _recover_table(self, config: TableConfig) -> None:
+        assert self.journal is not None
+        tid = table_id(config.number)
+        start = self.journal.last_seq_of_kind(tid, GAME_START_KIND)
+        entries = self.journal.entries(tid, since_seq=start - 1) if start else iter(())
+        runtime = TableRuntime.recover(config.number, self.venue.id, entries)
+        table = _Table(runtime=runtime, config=config, mapper=ButtonMapper(0))
+        table.seq = self.journal.last_seq(tid)
+        self._set_first_button(table)
+        self.tables[config.number] = table
+        now, wall = self.time.now_ns(), self.wall_ms()
+        if runtime.session is not None:
+            self.recovered_tables += 1
+            if not runtime.session.game.is_over:
+                self._commit(table, runtime.restarted(now, wall))
+        elif self.options.standalone and start == 0:
+            self._commit(table, runtime.begin(now, wall, self._default_setup()))
+
+    def _default_setup(self) -> TableSetup:
+        d = self.venue.defaults
+        base = TableSetup(unpressed_alert_ms=self.options.unpressed_alert_ms)
+        return TableSetup(
+            ruleset=str(d.ruleset) if d.ruleset is not None else base.ruleset,
+            opening=d.opening or base.opening,
+            time_control=str(d.time_control) if d.time_control is not None else base.time_control,
+            unpressed_alert_ms=base.unpressed_alert_ms,
+        )
+
+    def _set_first_button(self, table: _Table) -> None:
+        """In game 2 (and 4 …) of a match the players keep their chairs and change colours:
+        the first seat (Black at the start) is then behind button 1."""
+        a = table.runtime.assignment
+        first = 1 if a is not None and a.game_in_match % 2 == 0 else 0
+        if first != table.first_button or table.mapper is None:
+            table.first_button = first
+            table.mapper = ButtonMapper(first)
+
+    def _connect_bus(self) -> None:
+        broker = self.venue.broker
+        password = broker.password
+        if password is None and broker.password_file:
+            password = Path(self._path(broker.password_file)).read_text(encoding="utf-8").strip()
+        venue, host = self.venue.id, self.options.host_id
+        status_topic = topics.host_status(venue, host)
+        tables = tuple(sorted(self.tables))
+
+        def status(online: bool) -> RetainedMessage:
+            message = HostStatus(host, online, tables, self.boot_id, self.wall_ms())
+            return RetainedMessage(status_topic, message)
+
+        self.bus = BusClient(
+            broker.url,
+            f"wuzi-host-{host}",
+            username=broker.username,
+            password=password,
+            ca_file=self._path(broker.ca_file) if broker.ca_file else None,
+            will=status(False),
+            birth=status(True),
+            on_sent=lambda key: self._inbox.put(_Sent(key)),
+            on_rejected=lambda topic, exc: self._inbox.put(_Rejected(exc)),
+        )
+        for number in tables:
+            self.bus.subscribe(
+                topics.assignment(venue, number),
+                lambda topic, message: self._inbox.put(_Incoming(topic, message)),
+            )
+        self.bus.subscribe(
+            topics.arbiter_commands(venue),
+            lambda topic, message: self._inbox.put(_Incoming(topic, message)),
+        )
+        self.bus.connect()
+
+    def _path(self, name: str) -> str:
+        base = self.options.base_dir
+        return str(base / name) if base is not None and not Path(name).is_absolute() else name
+
+    def _open_devices(self, table: _Table) -> None:
+        assert self.loop is not None
+        config = table.config
+        if config.board_port and not config.simulated_board:
+            link = BoardLink(
+                port_name=config.board_port,
+                board=table.runtime.board_cells(),
+                skip_history=True,  # what lies on the board now, not its log since boot
+            )
+            table.board = BoardDriver(config.board_port, link)
+            self._by_driver[table.board] = table
+            self.loop.add(table.board)
+        if config.clock_port and config.clock_port != "sim":
+            session = ClockSession(port_name=config.clock_port, skip_history=True)
+            table.clock = ClockDriver(config.clock_port, session)  # never old presses
+            self._by_driver[table.clock] = table
+            self.loop.add(table.clock)
+        elif config.clock_gpio is not None:
+            pins = config.clock_gpio
+            number = config.number
+            table.gpio = GpioClock(
+                buttons=(pins.black_button, pins.white_button, pins.claim_button),
+                displays=((pins.clk, pins.dio),),
+                pin_factory=self.options.pin_factory,
+                clock=self.time.now_ms,
+                on_press=lambda button, at_ms: self._inbox.put(_GpioPress(number, button, at_ms)),
+            )
+        self._expect(table)
+
+    def _watch_control(self) -> None:
+        assert self.loop is not None and self.control is not None
+        self.loop.watch(self.control.fileno(), self._on_control)
+
+    def close(self) -> None:
+        """Stop cleanly: the bus says offline (not the last will), devices and journal close."""
+        self.notifier.stopping()
+        if self.bus is not None:
+            self.bus.wait_drained(2.0)
+            self.bus.close()
+            self.bus = None
+        if self.control is not None:
+            self.control.close()
+            self.control = None
+        for table in self.tables.values():
+            if table.gpio is not None:
+                table.gpio.close()
+        if self.loop is not None:
+            self.loop.close()
+            self.loop = None
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+        for fd in (self._inbox.wake_r, self._inbox.wake_w):
+            if fd >= 0:
+                os.close(fd)
+        self._inbox.wake_r = self._inbox.wake_w = -1
+        self.notifier.close()
+
+    # --- the loop ----------------------------------------------------------------------
+
+    def run(self, stop: Callable[[], bool] | None = None) -> None:
+        while not self._stopping and (stop is None or not stop()):
+            self.step()
+
+    def request_stop(self) -> None:
+        self._stopping = True
+        with contextlib.suppress(OSError):
+            os.write(self._inbox.wake_w, b"\0")
+
+    def step(self, max_wait_ms: int = MAX_WAIT_MS) -> None:
+        """One turn of the loop: wait for a device, the inbox or a timer, then serve."""
+        assert self.loop is not None
+        now = self.time.now_ns()
+        due = [d for d in (self._next_due(t) for t in self.tables.values()) if d is not None]
+        due.append(self._next_heartbeat_ns)
+        wait_ms = max(0, min(max_wait_ms, (min(due) - now) // 1_000_000 + 1))
+        self.loop.run_once(self._on_device, max_wait_ms=wait_ms)
+        self._drain_inbox()
+        now = self.time.now_ns()
+        for table in self.tables.values():
+            self._timers(table, now)
+        if now >= self._next_heartbeat_ns:
+            self._heartbeat(now)
+
+    def _next_due(self, table: _Table) -> int | None:
+        session = table.runtime.session
+        tick = session.next_due_ns() if session is not None else None
+        display = table.display_due_ns if (table.clock or table.gpio) else None
+        known = [d for d in (tick, display, table.mapper.deadline_ns) if d is not None]
+        return min(known) if known else None
+
+    def _timers(self, table: _Table, now: int) -> None:
+        session = table.runtime.session
+        if session is not None and session.due(now):
+            self._feed(table, Tick(now_ns=table.runtime.clamp(now)))
+        deadline = table.mapper.deadline_ns
+        if deadline is not None and now >= deadline and table.mapper.expire(now):
+            table.display_due_ns = 0
+        if table.display_due_ns is not None and now >= table.display_due_ns:
+            self._refresh_displays(table, now)
+
+    def _heartbeat(self, now: int) -> None:
+        assert self.journal is not None
+        self.journal.note_alive(now)
+        self.notifier.watchdog()
+        self._next_heartbeat_ns = now + HEARTBEAT_NS
+
+    # --- devices -------------------------------------------------------------------------
+
+    def _on_device(self, driver: object, event: object) -> None:
+        table = self._by_driver.get(driver)
+        if table is None:
+            return
+        now = self.time.now_ns()
+        if isinstance(event, StoneEvent):
+            self._board_input(table, StoneSettled.of(event, table.runtime.clamp(now)))
+        elif isinstance(event, Alert):
+            self._board_input(table, BoardAlert.of(event, table.runtime.clamp(now)))
+        elif isinstance(event, Press):
+            self._button(table, event.button, event.at_ms * 1_000_000)
+        elif isinstance(event, PressesLost):
+            self._host_alert(
+                table,
+                AlertReason.BOARD,
+                f"clock unit: presses {event.first_evno}–{event.last_evno} were lost",
+            )
+        elif isinstance(event, LinkDown):
+            self._host_alert(
+                table, AlertReason.BOARD, f"clock unit silent for {event.silent_ms} ms"
+            )
+        elif isinstance(event, LinkUp):
+            self._host_alert(table, AlertReason.BOARD, "clock unit link up again")
+            table.faces_sent = None
+            table.display_due_ns = 0
+
+    def _board_input(self, table: _Table, event: TableInput) -> None:
+        if table.runtime.session is None:
+            if isinstance(event, BoardAlert):
+                self._host_alert(table, AlertReason.BOARD, f"board {event.kind} (no game running)")
+            return
+        self._feed(table, event)
+
+    def _button(self, table: _Table, button: int, at_ns: int) -> None:
+        session = table.runtime.session
+        if session is None:
+            return
+        now = table.runtime.clamp(min(at_ns, self.time.now_ns()))
+        try:
+            inputs = table.mapper.press(button, now, session)
+        except TableError as exc:
+            self._host_alert(table, AlertReason.REFUSED, f"button {button}: {exc}")
+            return
+        for event in inputs:
+            self._feed(table, event)
+        for signal in table.mapper.take_signals():
+            if signal == REFEREE_CALLED:
+                self._host_alert(table, AlertReason.CLAIM, "the players call the referee")
+            else:
+                log.info("table %d: button signal %s", table.runtime.number, signal)
+        table.display_due_ns = 0
+
+    def _expect(self, table: _Table) -> None:
+        if table.board is not None:
+            session = table.runtime.session
+            table.board.board.reconciler.expect(
+                None if session is None else session.expected_colour
+            )
+
+    def _refresh_displays(self, table: _Table, now: int) -> None:
+        session = table.runtime.session
+        shown = faces(session, now, first_button=table.first_button, menu=table.mapper.menu)
+        segments = shown.segments()
+        mask = leds(session, table.first_button, now)
+        if table.clock is not None:
+            if segments != table.faces_sent:
+                for index, seg in enumerate(segments):
+                    table.clock.session.display(index, seg)
+            if mask != table.leds_sent:
+                table.clock.session.leds(mask)
+            table.clock.flush()
+        elif table.gpio is not None and segments != table.faces_sent:
+            # one TM1637 on the header: it shows the side whose clock runs
+            turn = None if session is None else session.clock.state.turn
+            side = 0 if turn is None else button_of(turn, table.first_button)
+            table.gpio.display(0, segments[side])
+            table.gpio.set_leds(mask)
+        table.faces_sent, table.leds_sent = segments, mask
+        table.display_due_ns = shown.next_change_ns
+
+    # --- the inbox (bus messages, acknowledgements, gpio presses) ---------------------
+
+    def _drain_wake(self) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            while os.read(self._inbox.wake_r, 4096):
+                pass
+
+    def _drain_inbox(self) -> None:
+        acked: list[str] = []
+        while True:
+            try:
+                item = self._inbox.items.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, _Sent):
+                acked.append(item.key)
+            elif isinstance(item, _Incoming):
+                self._on_message(item.topic, item.message)
+            elif isinstance(item, _GpioPress):
+                self._button(self.tables[item.table], item.button, item.at_ms * 1_000_000)
+            else:
+                log.warning("rejected bus message: %s", item.error)
+        if acked and self.journal is not None:
+            self.journal.mark_sent(acked)
+
+    def _on_message(self, topic: str, message: Message) -> None:
+        if isinstance(message, Assignment | Cleared) and topic != topics.arbiter_commands(
+            self.venue.id
+        ):
+            number = topics.parse_topic(topic).table
+            if number in self.tables:
+                self._on_assignment(self.tables[number], message)
+        elif isinstance(message, ArbiterCommand):
+            self.execute(message)
+
+    def _on_assignment(self, table: _Table, message: Assignment | Cleared) -> None:
+        try:
+            changed, why = table.runtime.offer_assignment(message)
+        except TableError as exc:
+            self._host_alert(table, AlertReason.REFUSED, f"assignment refused: {exc}")
+            return
+        if changed:
+            self._host_alert(
+                table,
+                AlertReason.REFUSED if isinstance(message, Cleared) else AlertReason.BOARD,
+                why,
+            )
+            self._publish_state(table)
+
+    # --- arbiter commands ------------------------------------------------------------
+
+    def execute(self, command: ArbiterCommand) -> tuple[bool, str]:
+        """Check and carry out an arbiter command (from the bus or the control socket).
+        Returns (ok, message) for the sender; refusals are also told to the referees."""
+        try:
+            verify(
+                command,
+                self._keys,
+                now_ms=self.wall_ms(),
+                max_age_ms=self.options.command_max_age_ms,
+            )
+        except AuthError as exc:
+            log.warning("command %s refused: %s", command.command_id, exc)
+            return False, f"not authenticated: {exc}"
+        if command.table is not None and command.table not in self.tables:
+            return False, f"table {command.table} is not served by host {self.options.host_id}"
+        targets = (
+            [self.tables[command.table]]
+            if command.table is not None
+            else list(self.tables.values())
+        )
+        problems: list[str] = []
+        for table in targets:
+            problem = self._execute_on(table, command)
+            if problem:
+                problems.append(f"table {table.runtime.number}: {problem}")
+        if problems:
+            return False, "; ".join(problems)
+        return True, f"{command.action} done on {len(targets)} table(s)"
+
+    def _execute_on(self, table: _Table, command: ArbiterCommand) -> str:
+        runtime = table.runtime
+        if command.command_id in runtime.commands_seen:
+            return ""  # a repeat (QoS 1 delivers at least once): already done
+        now, wall = runtime.clamp(self.time.now_ns()), self.wall_ms()
+        meta = {"referee": command.referee, "action": command.action}
+        try:
+            if command.action == "next-game" and (
+                runtime.waiting is not None or runtime.session is None
+            ):
+                records = runtime.begin(now, wall)
+                records.insert(
+                    0,
+                    Record(
+                        "host.command",
+                        {"command_id": command.command_id, **meta},
+                        False,
+                        now // 1_000_000,
+                    ),
+                )
+                self._set_first_button(table)
+                self._commit(table, records)
+                table.display_due_ns = 0
+                return ""
+            session = runtime.session
+            if session is None:
+                raise TableError("no game is running on this table")
+            inputs = to_inputs(command, now, session.game)
+            self._commit(table, runtime.feed_command(command.command_id, meta, inputs, wall))
+        except (TableError, CommandError) as exc:
+            self._host_alert(
+                table,
+                AlertReason.REFUSED,
+                f"command {command.action} by {command.referee} refused: {exc}",
+            )
+            return str(exc)
+        table.display_due_ns = 0
+        return ""
+
+    def _on_control(self) -> None:
+        assert self.control is not None
+        for request in self.control.on_readable():
+            try:
+                message = parse_message(topics.arbiter_commands(self.venue.id), request.payload)
+            except MessageError as exc:
+                request.reply(False, str(exc))
+                continue
+            if not isinstance(message, ArbiterCommand):
+                request.reply(False, "not an arbiter command")
+                continue
+            ok, text = self.execute(message)
+            request.reply(ok, text)
+
+    # --- feeding, journaling, publishing ----------------------------------------------
+
+    def _feed(self, table: _Table, event: TableInput) -> None:
+        try:
+            records = table.runtime.feed(event, self.wall_ms())
+        except TableError as exc:
+            log.warning("table %d: input refused: %s", table.runtime.number, exc)
+            return
+        self._commit(table, records)
+        table.display_due_ns = 0
+
+    def _host_alert(self, table: _Table, reason: AlertReason, text: str) -> None:
+        self._commit(table, table.runtime.alert(self.time.now_ns(), self.wall_ms(), reason, text))
+
+    def _commit(self, table: _Table, records: Iterable[Record]) -> None:
+        """Journal the records (durable on return), then publish what may leave the host."""
+        assert self.journal is not None
+        batch = list(records)
+        if not batch:
+            return
+        runtime = table.runtime
+        rows = [(runtime.id, r.kind, r.payload, r.t_ms, r.publish) for r in batch]
+        entries = self.journal.append_many(rows)
+        table.seq = entries[-1].seq
+        public = False
+        for record, entry in zip(batch, entries, strict=True):
+            runtime.note_journaled(entry.kind, entry.id, entry.payload)
+            if record.publish:
+                public |= self._publish_entry(runtime.number, entry)
+        self._expect(table)
+        self._publish_state(table, public=public or batch[0].kind == GAME_START_KIND)
+
+    def _publish_entry(self, number: int, entry: JournalEntry) -> bool:
+        """Publish one journaled output (the outbox key is the journal id); True if it was
+        a public event. Public events carry their own gap-free number and an id without
+        the journal's seq (``host/table/game/pseq``): see ``TableRuntime._outputs``."""
+        if self.bus is None:
+            return False
+        payload = entry.payload
+        game_id = str(payload.get("game_id") or "none")
+        pseq = payload.get("pseq")
+        is_public = isinstance(pseq, int)
+        message = publish.event_message(
+            event_id=(
+                f"{self.options.host_id}/{entry.table}/{game_id}/{pseq}" if is_public else entry.id
+            ),
+            table=number,
+            game_id=game_id,
+            seq=pseq if isinstance(pseq, int) else entry.seq,
+            kind=entry.kind,
+            at_ms=int(payload.get("wall_ms", entry.t_ms)),
+            data=dict(payload.get("data", {})),
+        )
+        self.bus.publish(
+            publish.event_topic(self.venue.id, number, entry.kind), message, key=entry.id
+        )
+        return is_public
+
+    def _publish_state(self, table: _Table, *, public: bool = True) -> None:
+        """The retained referee view always; the retained public state only when a public
+        event changed it (an alert alone must not make the hall's state blink)."""
+        if self.bus is None:
+            return
+        runtime, number = table.runtime, table.runtime.number
+        now, wall = self.time.now_ns(), self.wall_ms()
+        game_id = runtime.game_id or None
+        if public:
+            state = publish.table_state(
+                table=number,
+                assignment=runtime.assignment,
+                session=runtime.session,
+                seq=runtime.public_seq,
+                now_ns=now,
+                at_ms=wall,
+                game_id=game_id,
+            )
+            self.bus.publish(topics.table_state(self.venue.id, number), state)
+        referee = publish.referee_state(
+            table=number,
+            session=runtime.session,
+            seq=table.seq,
+            at_ms=wall,
+            game_id=game_id,
+            assignment=runtime.assignment,
+            open_alerts=runtime.open_alerts,
+        )
+        self.bus.publish(topics.arbiter_state(self.venue.id, number), referee)
+
+    def _resend_outbox(self) -> None:
+        """Everything the broker had not acknowledged before the crash, in journal order."""
+        assert self.journal is not None
+        by_id = {t.runtime.id: t.runtime.number for t in self.tables.values()}
+        pending = self.journal.pending(10**7)
+        for entry in pending:
+            number = by_id.get(entry.table)
+            if number is not None:
+                self._publish_entry(number, entry)
+        if pending:
+            log.info("resending %d unacknowledged events", len(pending))

@@ -1,0 +1,290 @@
+"""A whole table host under test: `wuzi host` as a real process, its tables' sensor boards
+and clock units simulated on real ptys (the firmware's own code, wuzi.sim), a real
+Mosquitto broker, and an observer on the bus that collects everything the host says.
+
+The test is the venue's people: it puts stones on the simulated wood, presses the
+simulated clock buttons, signs referee commands, kills the host with SIGKILL and starts
+it again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wuzi.bus import topics
+from wuzi.bus.auth import sign
+from wuzi.bus.client import BusClient
+from wuzi.bus.schemas import (
+    ArbiterCommand,
+    Assignment,
+    Message,
+    RefereeState,
+    TableEvent,
+    TableState,
+    encode,
+)
+from wuzi.host.control import send_line
+from wuzi.rules.board import parse_point
+from wuzi.sim.runner import monotonic_ms, run_boards
+from wuzi.sim.virtual_board import VirtualBoard
+from wuzi.sim.virtual_clock import VirtualClock
+
+TOKEN = "referee-token-for-the-tests-0123456789"
+REFEREE = "chief"
+
+
+@dataclass
+class Observer:
+    """Everything the host publishes, by kind, deduplicated by event id."""
+
+    events: dict[int, list[TableEvent]] = field(default_factory=dict)
+    alerts: dict[int, list[TableEvent]] = field(default_factory=dict)
+    states: dict[int, TableState] = field(default_factory=dict)
+    referee: dict[int, RefereeState] = field(default_factory=dict)
+    online: bool | None = None
+    seen: set[str] = field(default_factory=set)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, topic: str, message: Message) -> None:
+        with self.lock:
+            if isinstance(message, TableEvent):
+                if message.event_id in self.seen:
+                    return
+                self.seen.add(message.event_id)
+                box = self.alerts if message.kind == "alert" else self.events
+                box.setdefault(message.table, []).append(message)
+            elif isinstance(message, TableState) and "/public/" not in topic:
+                self.states[message.table] = message
+            elif isinstance(message, RefereeState):
+                self.referee[message.table] = message
+            elif hasattr(message, "online"):
+                self.online = bool(message.online)
+
+    def moves(self, table: int) -> list[int]:
+        with self.lock:
+            return [e.data["point"] for e in self.events.get(table, []) if e.kind == "move"]
+
+    def alert_reasons(self, table: int) -> list[str]:
+        with self.lock:
+            return [str(e.data["reason"]) for e in self.alerts.get(table, [])]
+
+
+class SimTables:
+    """The simulated boards and clocks of the host's tables, served from a thread."""
+
+    def __init__(self, count: int, seed: int = 1) -> None:
+        self.boards = [VirtualBoard(seed=seed + i, serial=f"SIM-{i + 1:04d}") for i in range(count)]
+        self.clocks = [
+            VirtualClock(seed=seed + 100 + i, serial=f"SIMCLK-{i + 1:04d}") for i in range(count)
+        ]
+        now = monotonic_ms()
+        self.board_paths = [b.open_pty() for b in self.boards]
+        self.clock_paths = [c.open_pty() for c in self.clocks]
+        for device in (*self.boards, *self.clocks):
+            device.boot(now)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=run_boards,
+            args=([*self.boards, *self.clocks],),
+            kwargs={"stop": self._stop.is_set},
+            daemon=True,
+        )
+        self._thread.start()
+
+    def place(self, table: int, name: str, colour: int) -> None:
+        board = self.boards[table - 1]
+        point = parse_point(name)
+        board.at(0, lambda: board.set_cell(point, colour))
+
+    def lift(self, table: int, name: str) -> None:
+        board = self.boards[table - 1]
+        point = parse_point(name)
+        board.at(0, lambda: board.set_cell(point, 0))
+
+    def press(self, table: int, button: int) -> None:
+        self.clocks[table - 1].press(button, monotonic_ms())
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        for device in (*self.boards, *self.clocks):
+            device.close()
+
+
+class HostUnderTest:
+    """The venue file, the host process, the observer and the referee's hands."""
+
+    def __init__(
+        self,
+        tmp: Path,
+        broker_url: str,
+        tables: int = 2,
+        *,
+        standalone: bool = True,
+        opening: str = "free",
+        time_control: str = "600+5",
+    ) -> None:
+        self.tmp = tmp
+        self.venue_id = "v" + uuid.uuid4().hex[:10]
+        self.sim = SimTables(tables)
+        (tmp / "chief.token").write_text(TOKEN)
+        lines = [
+            "[venue]",
+            f'id = "{self.venue_id}"',
+            'name = "Host test"',
+            "[broker]",
+            f'url = "{broker_url}"',
+            "[[hosts]]",
+            'id = "pi-test"',
+        ]
+        for n in range(1, tables + 1):
+            lines += [
+                "  [[hosts.tables]]",
+                f"  number = {n}",
+                f'  board_port = "{self.sim.board_paths[n - 1]}"',
+                f'  clock_port = "{self.sim.clock_paths[n - 1]}"',
+            ]
+        lines += [
+            "[[referees]]",
+            f'name = "{REFEREE}"',
+            'token_file = "chief.token"',
+            "[defaults]",
+            'ruleset = "renju"',
+            f'opening = "{opening}"',
+            f'time_control = "{time_control}"',
+        ]
+        self.config = tmp / "venue.toml"
+        self.config.write_text("\n".join(lines) + "\n")
+        self.standalone = standalone
+        self.socket = tmp / "state" / "pi-test.sock"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.observer = Observer()
+        self.bus = BusClient(broker_url, "observer-" + self.venue_id)
+        self.bus.subscribe(f"wuzi/v1/{self.venue_id}/#", self.observer)
+        self.bus.connect()
+        assert self.bus.wait_connected(10) and self.bus.wait_subscribed(10)
+        self.starts = 0
+
+    # the process
+
+    def start(self) -> None:
+        assert self.process is None
+        args = [
+            sys.executable,
+            "-m",
+            "wuzi.cli",
+            "host",
+            "--config",
+            str(self.config),
+            "--host",
+            "pi-test",
+            "--state-dir",
+            str(self.tmp / "state"),
+        ]
+        if self.standalone:
+            args.append("--standalone")
+        log = (self.tmp / f"host-{self.starts}.log").open("wb")
+        self.starts += 1
+        self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_for(lambda: self._answers() or self._died(), 20, "the host's control socket")
+        assert not self._died(), self.log()
+
+    def _answers(self) -> bool:
+        """The host process answers on its control socket (a stale file does not)."""
+        try:
+            reply = send_line(self.socket, b"{}", 1.0)
+        except OSError:
+            return False
+        return reply.get("ok") is False
+
+    def _died(self) -> bool:
+        return self.process is not None and self.process.poll() is not None
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self.process = None
+
+    def stop(self) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        code = self.process.wait(10)
+        self.process = None
+        return code
+
+    def log(self) -> str:
+        return "\n".join(p.read_text(errors="replace") for p in sorted(self.tmp.glob("host-*.log")))
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.kill()
+        self.bus.close()
+        self.sim.close()
+
+    # the referee
+
+    def command(
+        self, action: str, table: int | None, via: str = "socket", **args: Any
+    ) -> dict[str, Any]:
+        cmd = sign(
+            ArbiterCommand(
+                command_id="c-" + uuid.uuid4().hex,
+                referee=REFEREE,
+                action=action,
+                table=table,
+                args=args,
+                issued_ms=time.time_ns() // 1_000_000,
+            ),
+            TOKEN.encode(),
+        )
+        if via == "socket":
+            return send_line(self.socket, encode(cmd), 10.0)
+        self.bus.publish(topics.arbiter_commands(self.venue_id), cmd)
+        return {"ok": True, "message": "published"}
+
+    def assign(self, assignment: Assignment) -> None:
+        self.bus.publish(topics.assignment(self.venue_id, assignment.table), assignment)
+
+    # the players
+
+    def move(self, table: int, name: str, colour: int, button: int) -> None:
+        """Place the stone, wait for the board to settle, press the clock, and wait until
+        the host has published the judged move."""
+        before = len(self.observer.moves(table))
+        self.sim.place(table, name, colour)
+        wait_for(lambda: self._pending_stone(table) == parse_point(name), 10, f"{name} settled")
+        self.sim.press(table, button)
+        wait_for(lambda: len(self.observer.moves(table)) > before, 10, f"move {name} judged")
+
+    def _pending_stone(self, table: int) -> int | None:
+        state = self.observer.referee.get(table)
+        return None if state is None else state.pending_stone
+
+
+def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+
+
+def state_summary(state: TableState) -> dict[str, Any]:
+    return json.loads(encode(state))
+
+
+__all__ = ["HostUnderTest", "Observer", "SimTables", "os", "state_summary", "wait_for"]
