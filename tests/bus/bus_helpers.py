@@ -8,7 +8,6 @@ skipped broker test in CI would hide that the bus was never exercised.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import time
@@ -17,28 +16,22 @@ from pathlib import Path
 
 import pytest
 
-_CANDIDATES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/homebrew/sbin/mosquitto")
+from wuzi.host import bench_venue
 
 
 def find_mosquitto() -> str:
-    found = shutil.which("mosquitto") or next(
-        (path for path in _CANDIDATES if os.access(path, os.X_OK)), None
-    )
-    if found is None:
+    try:
+        return bench_venue.find_mosquitto()
+    except RuntimeError:
         pytest.fail(
             "mosquitto is not installed, and the bus tests need a real broker: run "
             "`sudo scripts/system-deps.sh` (or `apt-get install mosquitto`); CI must install it. "
             "These tests fail rather than skip so that a missing broker is never overlooked.",
             pytrace=False,
         )
-    return found
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+free_port = bench_venue.free_port
 
 
 def wait_until(condition: Callable[[], bool], timeout_s: float, what: str) -> None:

@@ -265,7 +265,9 @@ def test_the_fixture_fails_rather_than_skips_without_mosquitto(
 ) -> None:
     import bus_helpers
 
-    monkeypatch.setattr(bus_helpers.shutil, "which", lambda name: None)
-    monkeypatch.setattr(bus_helpers, "_CANDIDATES", ())
+    from wuzi.host import bench_venue
+
+    monkeypatch.setattr(bench_venue.shutil, "which", lambda name: None)
+    monkeypatch.setattr(bench_venue, "_CANDIDATES", ())
     with pytest.raises(pytest.fail.Exception, match="mosquitto is not installed"):
         bus_helpers.find_mosquitto()

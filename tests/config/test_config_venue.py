@@ -181,6 +181,11 @@ BROKEN = [
         "referees[1].name: 'chief-arbiter' is already used",
     ),
     (
+        'name = "deputy"',
+        'name = "Li Wei"',
+        "referees[1].name: 'Li Wei' cannot sign commands",
+    ),
+    (
         'password_hash = "$7$',
         'password_hash = "hunter2"\n#"',
         "referees[0].password_hash: is not a password hash",

@@ -34,11 +34,9 @@ from wuzi.bus.schemas import (
     TableState,
     encode,
 )
+from wuzi.host.bench_venue import SimTables as BenchTables
 from wuzi.host.control import send_line
 from wuzi.rules.board import parse_point
-from wuzi.sim.runner import monotonic_ms, run_boards
-from wuzi.sim.virtual_board import VirtualBoard
-from wuzi.sim.virtual_clock import VirtualClock
 
 TOKEN = "referee-token-for-the-tests-0123456789"
 REFEREE = "chief"
@@ -80,46 +78,14 @@ class Observer:
             return [str(e.data["reason"]) for e in self.alerts.get(table, [])]
 
 
-class SimTables:
-    """The simulated boards and clocks of the host's tables, served from a thread."""
+class SimTables(BenchTables):
+    """The bench's simulated tables (``wuzi.host.bench_venue``), driven by point names."""
 
-    def __init__(self, count: int, seed: int = 1) -> None:
-        self.boards = [VirtualBoard(seed=seed + i, serial=f"SIM-{i + 1:04d}") for i in range(count)]
-        self.clocks = [
-            VirtualClock(seed=seed + 100 + i, serial=f"SIMCLK-{i + 1:04d}") for i in range(count)
-        ]
-        now = monotonic_ms()
-        self.board_paths = [b.open_pty() for b in self.boards]
-        self.clock_paths = [c.open_pty() for c in self.clocks]
-        for device in (*self.boards, *self.clocks):
-            device.boot(now)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=run_boards,
-            args=([*self.boards, *self.clocks],),
-            kwargs={"stop": self._stop.is_set},
-            daemon=True,
-        )
-        self._thread.start()
-
-    def place(self, table: int, name: str, colour: int) -> None:
-        board = self.boards[table - 1]
-        point = parse_point(name)
-        board.at(0, lambda: board.set_cell(point, colour))
+    def place(self, table: int, name: str, colour: int) -> None:  # type: ignore[override]
+        super().place(table, parse_point(name), colour)
 
     def lift(self, table: int, name: str) -> None:
-        board = self.boards[table - 1]
-        point = parse_point(name)
-        board.at(0, lambda: board.set_cell(point, 0))
-
-    def press(self, table: int, button: int) -> None:
-        self.clocks[table - 1].press(button, monotonic_ms())
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(5)
-        for device in (*self.boards, *self.clocks):
-            device.close()
+        super().place(table, parse_point(name), 0)
 
 
 class HostUnderTest:

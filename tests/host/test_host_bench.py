@@ -1,16 +1,43 @@
-"""``wuzi bench host`` prints its figure in the one-line format."""
+"""``wuzi bench host`` prints its figures in the one-line format (quick mode: a real
+Mosquitto, 24 simulated tables and a ``wuzi host`` process; no timing thresholds)."""
 
 from __future__ import annotations
 
 import pytest
 
 from wuzi.bench import run_area
+from wuzi.host.bench import game_moves, spread_points
 
 
-def test_host_bench_prints_the_journal_figure(capsys: pytest.CaptureFixture[str]) -> None:
+def test_host_bench_prints_its_three_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_area("host", quick=True)
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 1
-    bench, name, value, unit = lines[0].split()
-    assert (bench, name, unit) == ("BENCH", "host.journal_us_per_event", "us")
-    assert float(value) > 0
+    figures = {}
+    for line in lines:
+        bench, name, value, unit = line.split()
+        assert bench == "BENCH"
+        figures[name] = (float(value), unit)
+    assert set(figures) == {
+        "host.journal_us_per_event",
+        "host.move_latency_p99_ms",
+        "host.recovery_s_24_tables",
+    }
+    assert figures["host.journal_us_per_event"][1] == "us"
+    assert figures["host.move_latency_p99_ms"][1] == "ms"
+    assert figures["host.recovery_s_24_tables"][1] == "s"
+    assert all(value > 0 for value, _ in figures.values())
+
+
+def test_the_spread_game_has_no_three_in_a_row_of_one_colour() -> None:
+    black, white = spread_points()
+    assert len(black) + len(white) == 225 and not set(black) & set(white)
+    for stones in (set(black), set(white)):
+        for p in stones:
+            r, c = divmod(p, 15)
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                line = [(r + k * dr, c + k * dc) for k in range(3)]
+                inside = all(0 <= y < 15 and 0 <= x < 15 for y, x in line)
+                assert not (inside and all(y * 15 + x in stones for y, x in line))
+    assert len(set(game_moves(200))) == 200
+    with pytest.raises(ValueError, match="at most"):
+        game_moves(226)

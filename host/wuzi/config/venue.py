@@ -50,6 +50,9 @@ SIMULATED = "sim"
 
 _ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 _SERIAL_URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
+_REFEREE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A referee's name travels in every signed command (``wuzi.bus.schemas`` ids), so it
+must fit there; no ``:`` either, as it is the referee's broker user name."""
 _PASSWORD_HASH = re.compile(r"\$[A-Za-z0-9-]+\$\S+")
 _GPIO_KEYS = ("black_button", "white_button", "claim_button", "clk", "dio")
 
@@ -500,8 +503,12 @@ class _Reader:
             path = f"referees[{i}]"
             self.keys(item, path, ("name", "password_hash", "token_file"))
             name = self.required_text(item, path, "name")
-            if ":" in name:
-                raise self.error(f"{path}.name", "must not contain ':' (it is a broker username)")
+            if not _REFEREE_NAME.fullmatch(name):
+                raise self.error(
+                    f"{path}.name",
+                    f"{name!r} cannot sign commands: use 1-64 of letters, digits, '_', '.' and "
+                    "'-', starting with a letter or digit (it is also a broker user name)",
+                )
             if name in names:
                 raise self.error(f"{path}.name", f"{name!r} is already used by {names[name]}")
             names[name] = path

@@ -668,10 +668,13 @@ class HostService:
         runtime, number = table.runtime, table.runtime.number
         now, wall = self.time.now_ns(), self.wall_ms()
         game_id = runtime.game_id or None
+        shown = runtime.assignment
+        if runtime.session is None and runtime.waiting is not None:
+            shown, game_id = runtime.waiting, runtime.waiting.game_id  # who plays next here
         if public:
             state = publish.table_state(
                 table=number,
-                assignment=runtime.assignment,
+                assignment=shown,
                 session=runtime.session,
                 seq=runtime.public_seq,
                 now_ns=now,

@@ -76,7 +76,8 @@ class BoardLink:
                 rec.resync(ev.cells, ev.at_ms)
             elif isinstance(ev, Connected):
                 if ev.new_boot:
-                    rec.new_boot(ev.boot_at_ms)
+                    skipped = self.session.skip_history and not ev.rebooted
+                    rec.new_boot(ev.boot_at_ms, awaiting_snapshot=skipped)
                 if ev.rebooted:
                     rec.link_alert(REBOOTED, ev.at_ms, f"boot id {ev.info.boot_id:08x}")
             elif isinstance(ev, StuckSensors):

@@ -191,16 +191,19 @@ class Reconciler:
         if any(cells[p] != self._settled[p] for p in range(wire.POINTS)):
             self._pending_alerts.append(Alert(RESYNC, at_ms, detail="events lost; board re-read"))
 
-    def new_boot(self, boot_at_ms: int) -> None:
+    def new_boot(self, boot_at_ms: int, *, awaiting_snapshot: bool = False) -> None:
         """A new MCU boot (at ``boot_at_ms``): its readings start from empty and its first
-        events (the first debounced scan) refill them; nothing settles in between."""
+        events (the first debounced scan) refill them; nothing settles in between.
+
+        ``awaiting_snapshot``: the host skipped the boot's history and asked for a snapshot
+        of now (``skip_history``: a host that starts meets a board that booted long ago).
+        Until that first reading arrives the empty interim is no board anyone saw, and it
+        must never settle as "every stone removed". After a genuine reboot it is real: the
+        MCU starts from empty, so a stone lifted meanwhile shows as removed."""
         self._reported[:] = bytes(wire.POINTS)
         self._recount()
         self._last_change_ms = boot_at_ms
-        # Until the first reading after the boot, the empty interim is not a board anyone
-        # saw: it must never settle as "every stone removed" (a restarted host meets a
-        # board that booted long ago, and its first reading is a snapshot of now).
-        self._refilling = True
+        self._refilling = awaiting_snapshot
 
     def stuck_sensors(self, points: tuple[tuple[int, int], ...], at_ms: int) -> None:
         """The board's self-test result: these points are ignored until a test clears them."""
