@@ -146,3 +146,19 @@ def test_a_refused_command_leaves_the_session_as_it_was() -> None:
     assert runtime.session.inputs == before
     assert "cmd-2" not in runtime.commands_seen
     assert COMMAND_KIND == "host.command"
+
+
+def test_the_next_game_command_belongs_to_the_game_it_began(tmp_path: Path) -> None:
+    with Journal.open(tmp_path / "j.db", "pi-1") as journal:
+        runtime = TableRuntime(number=3, venue="hall")
+        runtime.offer_assignment(assignment())
+        records = runtime.begin_by_command("cmd-start", {"referee": "chief"}, S, WALL)
+        assert [r.kind for r in records[:3]] == [
+            GAME_START_KIND,
+            COMMAND_KIND,
+            "in.session_started",
+        ]
+        assert "cmd-start" in runtime.commands_seen  # a QoS 1 repeat is recognised
+        journal_records(journal, runtime, records)
+        back = TableRuntime.recover(3, "hall", journal.entries("t3"))
+    assert back.commands_seen == {"cmd-start"}  # and after a restart too

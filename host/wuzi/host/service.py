@@ -237,7 +237,7 @@ class HostService:
         the first seat (Black at the start) is then behind button 1."""
         a = table.runtime.assignment
         first = 1 if a is not None and a.game_in_match % 2 == 0 else 0
-        if first != table.first_button or table.mapper is None:
+        if first != table.first_button:
             table.first_button = first
             table.mapper = ButtonMapper(first)
 
@@ -495,9 +495,7 @@ class HostService:
             self.journal.mark_sent(acked)
 
     def _on_message(self, topic: str, message: Message) -> None:
-        if isinstance(message, Assignment | Cleared) and topic != topics.arbiter_commands(
-            self.venue.id
-        ):
+        if isinstance(message, Assignment | Cleared):  # only retained assignments parse so
             number = topics.parse_topic(topic).table
             if number in self.tables:
                 self._on_assignment(self.tables[number], message)
@@ -559,16 +557,7 @@ class HostService:
             if command.action == "next-game" and (
                 runtime.waiting is not None or runtime.session is None
             ):
-                records = runtime.begin(now, wall)
-                records.insert(
-                    0,
-                    Record(
-                        "host.command",
-                        {"command_id": command.command_id, **meta},
-                        False,
-                        now // 1_000_000,
-                    ),
-                )
+                records = runtime.begin_by_command(command.command_id, meta, now, wall)
                 self._set_first_button(table)
                 self._commit(table, records)
                 table.display_due_ns = 0

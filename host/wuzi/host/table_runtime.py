@@ -157,11 +157,10 @@ class TableRuntime:
         """Apply an arbiter command's inputs, all or nothing: if one is refused, the
         session is rebuilt as it was (nothing is journaled) and the TableError raised."""
         session = self._session()
-        given = list(events)
         before = session.inputs
-        records = [Record(COMMAND_KIND, {"command_id": command_id, **meta}, False, 0)]
+        records: list[Record] = []
         try:
-            for event in given:
+            for event in events:
                 records += self.feed(event, wall_ms)
         except TableError:
             if len(session.inputs) != len(before):
@@ -169,10 +168,22 @@ class TableRuntime:
                 self.session.take_outputs()
                 self.last_ns = before[-1].now_ns
             raise
-        t_ms = records[1].t_ms if len(records) > 1 else self.last_ns // 1_000_000
-        records[0] = Record(COMMAND_KIND, records[0].payload, False, t_ms)
+        t_ms = records[0].t_ms if records else self.last_ns // 1_000_000
+        return [self._command_record(command_id, meta, t_ms), *records]
+
+    def begin_by_command(
+        self, command_id: str, meta: dict[str, Any], now_ns: int, wall_ms: int
+    ) -> list[Record]:
+        """``begin`` the waiting game on the referee's ``next-game``. The command's record
+        goes after the game's first record, so it belongs to the new game: a repeat of the
+        command is recognised, also after a restart (recovery reads the current game)."""
+        records = self.begin(now_ns, wall_ms)
+        command = self._command_record(command_id, meta, records[0].t_ms)
+        return [records[0], command, *records[1:]]
+
+    def _command_record(self, command_id: str, meta: dict[str, Any], t_ms: int) -> Record:
         self.commands_seen.add(command_id)
-        return records
+        return Record(COMMAND_KIND, {"command_id": command_id, **meta}, False, t_ms)
 
     def alert(self, now_ns: int, wall_ms: int, reason: AlertReason, text: str) -> list[Record]:
         """A referee alert raised by the host itself (a refused command or assignment, a

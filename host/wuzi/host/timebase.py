@@ -38,7 +38,3 @@ class HostTime:
 
     def now_ms(self) -> int:
         return self.now_ns() // 1_000_000
-
-    def ns_from_ms(self, host_ms: int) -> int:
-        """A millisecond stamp on this base (a driver's ``at_ms``) in nanoseconds."""
-        return host_ms * 1_000_000
