@@ -24,6 +24,11 @@ COMMAND_MODULES = (
     "wuzi.sim.cli",
     "wuzi.host.cli",
     "wuzi.host.referee_cli",
+    "wuzi.director.cli",
+    "wuzi.display.scoreboard_cli",
+    "wuzi.display.clock_cli",
+    "wuzi.display.arbiter_cli",
+    "wuzi.venue.cli",
     "wuzi.bench",
     "wuzi.demo",
 )

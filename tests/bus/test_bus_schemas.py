@@ -21,12 +21,16 @@ from wuzi.bus.schemas import (
     MAX_PAYLOAD_BYTES,
     ArbiterCommand,
     Assignment,
+    BracketMatch,
     Cleared,
+    CompetitionState,
     HostStatus,
+    MatchSummary,
     Message,
     MessageError,
     OpenAlert,
     RefereeState,
+    StandingLine,
     TableEvent,
     TableState,
     check_outgoing,
@@ -156,6 +160,74 @@ arbiter_commands = st.builds(
 )
 
 
+scores = st.integers(0, 60).map(lambda halves: halves / 2)
+
+
+@st.composite
+def competition_states(draw: st.DrawFn) -> CompetitionState:
+    columns = draw(st.integers(0, 4))
+    tiebreaks = st.lists(scores, min_size=columns, max_size=columns).map(tuple)
+
+    def line(place: int, shared: int, entrant: str, points: float, values: Any) -> StandingLine:
+        return StandingLine(place, place + shared, entrant, points, values)
+
+    return CompetitionState(
+        event=draw(texts),
+        format=draw(keywords),
+        round=draw(st.integers(0, 99)),
+        rounds=draw(st.integers(0, 99)),
+        matches=tuple(
+            draw(
+                st.lists(
+                    st.builds(
+                        MatchSummary,
+                        names,
+                        texts,
+                        names,
+                        scores,
+                        scores,
+                        st.lists(tables, unique=True, max_size=3).map(tuple),
+                        st.sampled_from(["scheduled", "playing", "finished"]),
+                        st.none() | texts,
+                    ),
+                    max_size=4,
+                )
+            )
+        ),
+        standings=tuple(
+            draw(
+                st.lists(
+                    st.builds(
+                        line, st.integers(1, 500), st.integers(0, 3), texts, scores, tiebreaks
+                    ),
+                    max_size=5,
+                )
+            )
+        ),
+        tiebreak_names=tuple(draw(st.lists(keywords, min_size=columns, max_size=columns))),
+        tiebreak_formulas=tuple(draw(st.lists(texts, max_size=3))),
+        bracket=tuple(
+            draw(
+                st.lists(
+                    st.builds(
+                        BracketMatch,
+                        st.integers(1, 9),
+                        st.sampled_from(["1-16", "9-16", "3-4", "1"]),
+                        texts,
+                        names,
+                        scores,
+                        scores,
+                        st.none() | texts,
+                    ),
+                    max_size=4,
+                )
+            )
+        ),
+        finished=draw(st.booleans()),
+        at_ms=draw(times),
+    )
+
+
 def topic_for(message: Message) -> str:
     if isinstance(message, TableState):
         return topics.table_state(VENUE, message.table)
@@ -169,6 +241,8 @@ def topic_for(message: Message) -> str:
         return topics.host_status(VENUE, message.host)
     if isinstance(message, Assignment):
         return topics.assignment(VENUE, message.table)
+    if isinstance(message, CompetitionState):
+        return topics.competition_state(VENUE)
     assert isinstance(message, ArbiterCommand)
     return topics.arbiter_commands(VENUE)
 
@@ -181,6 +255,7 @@ messages = (
     | assignments
     | arbiter_commands
     | referee_states
+    | competition_states()
 )
 
 ALL_TOPICS = [
@@ -193,6 +268,7 @@ ALL_TOPICS = [
     topics.public_events(VENUE, 1),
     topics.arbiter_alerts(VENUE, 1),
     topics.arbiter_state(VENUE, 1),
+    topics.competition_state(VENUE),
 ]
 topic_names = st.sampled_from(ALL_TOPICS)
 

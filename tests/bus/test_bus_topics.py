@@ -26,6 +26,7 @@ def test_every_topic_round_trips(venue: str, table: int, host: str) -> None:
         topics.public_events(venue, table): Topic(TopicKind.PUBLIC_EVENTS, venue, table=table),
         topics.arbiter_alerts(venue, table): Topic(TopicKind.ARBITER_ALERTS, venue, table=table),
         topics.arbiter_state(venue, table): Topic(TopicKind.ARBITER_STATE, venue, table=table),
+        topics.competition_state(venue): Topic(TopicKind.COMPETITION, venue),
     }
     assert {topic.kind for topic in built.values()} == set(TopicKind)
     for text, topic in built.items():
@@ -43,6 +44,7 @@ def test_the_tree_is_as_documented() -> None:
     assert topics.public_events("hall", 12) == "wuzi/v1/hall/public/table/12/events"
     assert topics.arbiter_alerts("hall", 12) == "wuzi/v1/hall/arbiter/table/12/alerts"
     assert topics.arbiter_state("hall", 12) == "wuzi/v1/hall/arbiter/table/12/state"
+    assert topics.competition_state("hall") == "wuzi/v1/hall/competition/state"
 
 
 def test_referee_only_kinds_are_exactly_the_arbiter_tree() -> None:
@@ -79,6 +81,7 @@ def test_retain_and_qos_policy() -> None:
         TopicKind.ASSIGNMENT,
         TopicKind.PUBLIC_STATE,
         TopicKind.ARBITER_STATE,
+        TopicKind.COMPETITION,
     }
     assert all(policy.qos == 1 for policy in topics.TOPIC_POLICY.values())
     assert set(topics.TOPIC_POLICY) == set(TopicKind)

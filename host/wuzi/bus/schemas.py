@@ -61,7 +61,11 @@ ARBITER_ACTIONS = (
     "set-result",
     "next-game",
     "decide-claim",
+    "confirm-result",
 )
+DIRECTOR_ACTIONS = frozenset({"confirm-result"})
+"""Referee actions the director carries out (on its competition); table hosts ignore them."""
+MATCH_STATUSES = ("scheduled", "playing", "finished")
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}")
 _KEYWORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
@@ -191,6 +195,63 @@ class ArbiterCommand:
 
 
 @dataclass(frozen=True)
+class MatchSummary:
+    """One pairing of the current round as the hall sees it (a team match, a two-game
+    round or a single game), with its score so far."""
+
+    label: str  # e.g. "places 1-8" in a placement knockout; "" when there is nothing to say
+    first: str  # the first-named entrant (Black in game 1 / on boards 1 and 3)
+    second: str  # "" for a bye
+    first_score: float  # board points (team), game points, or the game's score
+    second_score: float
+    tables: tuple[int, ...]  # the tables its games are played on, board 1 first
+    status: str  # one of MATCH_STATUSES
+    winner: str | None  # once decided (after any captains' playoff)
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One line of the standings: place (shared places have place < place_to)."""
+
+    place: int
+    place_to: int
+    entrant: str
+    points: float
+    tiebreaks: tuple[float, ...]  # in the order of CompetitionState.tiebreak_names
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    """One match of a placement knockout: the places it decides and its outcome."""
+
+    round: int
+    places: str  # "1-16", "9-16", "3-4" …
+    first: str
+    second: str  # "" for a bye
+    first_score: float
+    second_score: float
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class CompetitionState:
+    """The director's retained summary of the competition for the screens: the current
+    round's matches, the standings with tie-break columns, and the knockout bracket."""
+
+    event: str
+    format: str  # team-knockout-placement, knockout-placement, swiss, round-robin
+    round: int  # the round being played (0 before the first pairing)
+    rounds: int
+    matches: tuple[MatchSummary, ...]
+    standings: tuple[StandingLine, ...]
+    tiebreak_names: tuple[str, ...]  # short keys: buchholz, median_buchholz, …
+    tiebreak_formulas: tuple[str, ...]  # one line each, shown under the standings
+    bracket: tuple[BracketMatch, ...]  # empty unless a knockout
+    finished: bool
+    at_ms: int
+
+
+@dataclass(frozen=True)
 class Cleared:
     """An empty payload on a retained topic: the retained message was deleted."""
 
@@ -198,7 +259,14 @@ class Cleared:
 
 
 Message = (
-    TableState | TableEvent | HostStatus | Assignment | ArbiterCommand | RefereeState | Cleared
+    TableState
+    | TableEvent
+    | HostStatus
+    | Assignment
+    | ArbiterCommand
+    | RefereeState
+    | CompetitionState
+    | Cleared
 )
 
 _RETAINED = frozenset(
@@ -208,6 +276,7 @@ _RETAINED = frozenset(
         TopicKind.ASSIGNMENT,
         TopicKind.PUBLIC_STATE,
         TopicKind.ARBITER_STATE,
+        TopicKind.COMPETITION,
     }
 )
 _PUBLIC_EVENTS = frozenset({TopicKind.TABLE_EVENTS, TopicKind.PUBLIC_EVENTS})
@@ -241,6 +310,37 @@ class _Reader:
 
     def opt_integer(self, name: str, lo: int, hi: int) -> int | None:
         return None if self.raw(name) is None else self.integer(name, lo, hi)
+
+    def number(self, name: str, lo: float, hi: float) -> float:
+        """A score: an integer or a finite float in lo..hi, returned as float."""
+        value = self.raw(name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail(name, f"must be a number, not {_describe(value)}")
+        if not lo <= value <= hi:  # also refuses NaN
+            self.fail(name, f"must be in {lo}..{hi}, not {value}")
+        return float(value)
+
+    def number_list(self, name: str, lo: float, hi: float, max_len: int) -> tuple[float, ...]:
+        value = self.raw(name)
+        if not isinstance(value, list):
+            self.fail(name, f"must be a list, not {_describe(value)}")
+        if len(value) > max_len:
+            self.fail(name, f"has {len(value)} items, at most {max_len} allowed")
+        for index, item in enumerate(value):
+            if isinstance(item, bool) or not isinstance(item, int | float) or not lo <= item <= hi:
+                self.fail(f"{name}[{index}]", f"must be a number {lo}..{hi}, not {item!r}")
+        return tuple(float(item) for item in value)
+
+    def text_list(self, name: str, max_len: int, item_len: int = MAX_TEXT) -> tuple[str, ...]:
+        value = self.raw(name)
+        if not isinstance(value, list):
+            self.fail(name, f"must be a list, not {_describe(value)}")
+        if len(value) > max_len:
+            self.fail(name, f"has {len(value)} items, at most {max_len} allowed")
+        for index, item in enumerate(value):
+            if not isinstance(item, str) or not item.strip() or len(item) > item_len:
+                self.fail(f"{name}[{index}]", f"must be 1-{item_len} characters, not {item!r}")
+        return tuple(value)
 
     def boolean(self, name: str) -> bool:
         value = self.raw(name)
@@ -436,6 +536,78 @@ def _arbiter_command(r: _Reader) -> ArbiterCommand:
     )
 
 
+MAX_SCORE = 10_000.0
+MAX_ENTRANTS = 2000
+
+
+def _match_summary(r: _Reader) -> MatchSummary:
+    tables = r.int_list("tables", 1, 9999, 16)
+    summary = MatchSummary(
+        label=r.name("label"),
+        first=r.text("first"),
+        second=r.name("second"),
+        first_score=r.number("first_score", 0, MAX_SCORE),
+        second_score=r.number("second_score", 0, MAX_SCORE),
+        tables=tables,
+        status=str(r.choice("status", MATCH_STATUSES)),
+        winner=r.opt_text("winner"),
+    )
+    r.finish()
+    return summary
+
+
+def _standing_line(r: _Reader, columns: int) -> StandingLine:
+    line = StandingLine(
+        place=r.integer("place", 1, MAX_ENTRANTS),
+        place_to=r.integer("place_to", 1, MAX_ENTRANTS),
+        entrant=r.text("entrant"),
+        points=r.number("points", -MAX_SCORE, MAX_SCORE),
+        tiebreaks=r.number_list("tiebreaks", -1e9, 1e9, 16),
+    )
+    if line.place_to < line.place:
+        r.fail("place_to", f"{line.place_to} is before place {line.place}")
+    if len(line.tiebreaks) != columns:
+        r.fail("tiebreaks", f"has {len(line.tiebreaks)} values for {columns} tie-break names")
+    r.finish()
+    return line
+
+
+def _bracket_match(r: _Reader) -> BracketMatch:
+    match = BracketMatch(
+        round=r.integer("round", 1, 99),
+        places=r.text("places", _PLACES),
+        first=r.text("first"),
+        second=r.name("second"),
+        first_score=r.number("first_score", 0, MAX_SCORE),
+        second_score=r.number("second_score", 0, MAX_SCORE),
+        winner=r.opt_text("winner"),
+    )
+    r.finish()
+    return match
+
+
+_PLACES = re.compile(r"[1-9][0-9]{0,3}(-[1-9][0-9]{0,3})?")
+
+
+def _competition(r: _Reader) -> CompetitionState:
+    names = r.text_list("tiebreak_names", 16, 64)
+    return CompetitionState(
+        event=r.text("event"),
+        format=r.text("format", _KEYWORD),
+        round=r.integer("round", 0, 99),
+        rounds=r.integer("rounds", 0, 99),
+        matches=tuple(_match_summary(m) for m in r.objects("matches", 1000)),
+        standings=tuple(
+            _standing_line(s, len(names)) for s in r.objects("standings", MAX_ENTRANTS)
+        ),
+        tiebreak_names=names,
+        tiebreak_formulas=r.text_list("tiebreak_formulas", 16, MAX_TEXT),
+        bracket=tuple(_bracket_match(b) for b in r.objects("bracket", 1000)),
+        finished=r.boolean("finished"),
+        at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
+    )
+
+
 _PARSERS: dict[TopicKind, Callable[[_Reader], Message]] = {
     TopicKind.TABLE_STATE: _table_state,
     TopicKind.PUBLIC_STATE: _table_state,
@@ -446,6 +618,7 @@ _PARSERS: dict[TopicKind, Callable[[_Reader], Message]] = {
     TopicKind.ARBITER_COMMANDS: _arbiter_command,
     TopicKind.ARBITER_ALERTS: _table_event,
     TopicKind.ARBITER_STATE: _referee_state,
+    TopicKind.COMPETITION: _competition,
 }
 
 
@@ -547,7 +720,7 @@ def _plain(value: object) -> object:
     """A message's field as JSON holds it: tuples as lists, nested messages as objects."""
     if isinstance(value, tuple):
         return [_plain(item) for item in value]
-    if isinstance(value, OpenAlert):
+    if isinstance(value, OpenAlert | MatchSummary | StandingLine | BracketMatch):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
     return value
 

@@ -20,6 +20,7 @@ The tree (QoS and retain per topic are in `TOPIC_POLICY` and docs/bus.md)::
     wuzi/v1/<venue>/arbiter/table/<n>/state  retained referee view of a table (host -> referees)
     wuzi/v1/<venue>/public/table/<n>/state   delayed hall feed: retained state
     wuzi/v1/<venue>/public/table/<n>/events  delayed hall feed: events
+    wuzi/v1/<venue>/competition/state        retained competition summary (director -> screens)
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class TopicKind(enum.Enum):
     PUBLIC_EVENTS = "public-events"
     ARBITER_ALERTS = "arbiter-alerts"
     ARBITER_STATE = "arbiter-state"
+    COMPETITION = "competition"
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ TOPIC_POLICY: dict[TopicKind, TopicPolicy] = {
     TopicKind.PUBLIC_EVENTS: TopicPolicy(qos=1, retain=False),
     TopicKind.ARBITER_ALERTS: TopicPolicy(qos=1, retain=False),
     TopicKind.ARBITER_STATE: TopicPolicy(qos=1, retain=True),
+    TopicKind.COMPETITION: TopicPolicy(qos=1, retain=True),
 }
 
 REFEREE_ONLY = frozenset(
@@ -151,6 +154,10 @@ def arbiter_state(venue: str, table: int) -> str:
     return f"{_base(venue)}/arbiter/table/{check_table(table)}/state"
 
 
+def competition_state(venue: str) -> str:
+    return f"{_base(venue)}/competition/state"
+
+
 def build_topic(topic: Topic) -> str:
     """The topic string of a parsed `Topic` (the inverse of `parse_topic`)."""
     kind = topic.kind
@@ -160,6 +167,8 @@ def build_topic(topic: Topic) -> str:
         return host_status(topic.venue, topic.host)
     if kind is TopicKind.ARBITER_COMMANDS:
         return arbiter_commands(topic.venue)
+    if kind is TopicKind.COMPETITION:
+        return competition_state(topic.venue)
     if topic.table is None:
         raise TopicError(f"a {kind.value} topic needs a table number")
     builders = {
@@ -244,6 +253,8 @@ def parse_topic(topic: str) -> Topic:
         return Topic(TopicKind.HOST_STATUS, venue, host=host)
     if head == "assignments" and len(rest) == 2:
         return Topic(TopicKind.ASSIGNMENT, venue, table=_parse_table(rest[1], topic))
+    if rest == ["competition", "state"]:
+        return Topic(TopicKind.COMPETITION, venue)
     if head == "arbiter" and rest == ["arbiter", "commands"]:
         return Topic(TopicKind.ARBITER_COMMANDS, venue)
     if (

@@ -30,6 +30,7 @@ from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, referee_keys, verify
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.schemas import (
+    DIRECTOR_ACTIONS,
     ArbiterCommand,
     Assignment,
     Cleared,
@@ -499,8 +500,8 @@ class HostService:
             number = topics.parse_topic(topic).table
             if number in self.tables:
                 self._on_assignment(self.tables[number], message)
-        elif isinstance(message, ArbiterCommand):
-            self.execute(message)
+        elif isinstance(message, ArbiterCommand) and message.action not in DIRECTOR_ACTIONS:
+            self.execute(message)  # the director's actions (confirm-result) are not ours
 
     def _on_assignment(self, table: _Table, message: Assignment | Cleared) -> None:
         try:
