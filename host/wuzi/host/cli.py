@@ -49,6 +49,12 @@ def register(subparsers: Any) -> None:
         help="the local referee command socket (default: STATE_DIR/HOST.sock; 'none': no socket)",
     )
     parser.add_argument(
+        "--records-dir",
+        metavar="DIR",
+        help="where each finished game's JSON record is written (default: STATE_DIR/records;"
+        " 'none': not written)",
+    )
+    parser.add_argument(
         "--standalone",
         action="store_true",
         help="without a director: each table plays the venue file's [defaults]",
@@ -100,6 +106,13 @@ def _run(args: argparse.Namespace) -> int:
         standalone=args.standalone,
         command_max_age_ms=int(args.command_max_age * 1000),
         base_dir=Path(args.config).resolve().parent,
+        records_dir=(
+            None
+            if args.records_dir == "none"
+            else Path(args.records_dir)
+            if args.records_dir
+            else state / "records"
+        ),
     )
     service = HostService(venue, options, notifier=Notifier.from_environment())
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -40,7 +40,7 @@ from wuzi.bus.schemas import (
     parse_message,
 )
 from wuzi.config import TableConfig, VenueConfig
-from wuzi.host import publish
+from wuzi.host import publish, records
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
 from wuzi.host.displays import faces, leds
@@ -79,6 +79,7 @@ class ServiceOptions:
     unpressed_alert_ms: int = 10_000
     pin_factory: Any = None  # gpiozero pin factory (MockFactory in tests)
     base_dir: Path | None = None  # where the venue file's relative paths start
+    records_dir: Path | None = None  # each finished game's JSON record (None: not written)
 
 
 @dataclass
@@ -96,6 +97,7 @@ class _Table:
     display_due_ns: int | None = 0
     first_button: int = 0
     seq: int = 0  # the journal seq of the table's last event
+    record_saved: str | None = None  # the game id whose finished record is on disk
 
 
 @dataclass(frozen=True)
@@ -220,6 +222,7 @@ class HostService:
             self.recovered_tables += 1
             if not runtime.session.game.is_over:
                 self._commit(table, runtime.restarted(now, wall))
+            self._save_record(table)
         elif self.options.standalone and start == 0:
             self._commit(table, runtime.begin(now, wall, self._default_setup()))
 
@@ -623,6 +626,26 @@ class HostService:
                 public |= self._publish_entry(runtime.number, entry)
         self._expect(table)
         self._publish_state(table, public=public or batch[0].kind == GAME_START_KIND)
+        self._save_record(table)
+
+    def _save_record(self, table: _Table) -> None:
+        """Write the finished game's record once (again after a restart: same content)."""
+        runtime, folder = table.runtime, self.options.records_dir
+        session = runtime.session
+        if folder is None or session is None or not session.game.is_over:
+            return
+        game_id = runtime.game_id or f"table{runtime.number}"
+        if table.record_saved == game_id:
+            return
+        record = records.game_record(
+            session, table=runtime.number, event=self.venue.name, assignment=runtime.assignment
+        )
+        try:
+            records.write_record(folder, game_id, record)
+        except OSError as exc:  # a full disk must not stop the table: the journal has it
+            log.error("could not write the record of %s: %s", game_id, exc)
+            return
+        table.record_saved = game_id
 
     def _publish_entry(self, number: int, entry: JournalEntry) -> bool:
         """Publish one journaled output (the outbox key is the journal id); True if it was
