@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from wuzi.bus.schemas import ARBITER_ACTIONS, ArbiterCommand
+from wuzi.bus.schemas import ARBITER_ACTIONS, DIRECTOR_ACTIONS, ArbiterCommand
 from wuzi.host.commands import ACTION_ARGS, CommandError, check_args, to_inputs
 from wuzi.rules.board import parse_point
 from wuzi.rules.game import Game
@@ -52,7 +52,8 @@ def one(action: str, game: Game | None = None, **args: Any) -> TableInput:
 
 
 def test_every_bus_action_has_arguments_and_every_one_maps() -> None:
-    assert set(ACTION_ARGS) == set(ARBITER_ACTIONS)
+    # the director's actions (confirm-result) are carried out by the director, not a host
+    assert set(ACTION_ARGS) == set(ARBITER_ACTIONS) - DIRECTOR_ACTIONS
 
 
 @pytest.mark.parametrize(

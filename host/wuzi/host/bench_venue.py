@@ -81,7 +81,9 @@ def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None
 class Broker:
     """One Mosquitto on a free localhost port, configured in ``directory``."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, persistent: bool = False) -> None:
+        """``persistent``: keep retained messages and queued QoS 1 messages of persistent
+        sessions across a restart (written when the broker stops), as a venue's broker does."""
         self.binary = find_mosquitto()
         self.port = free_port()
         self.url = f"mqtt://127.0.0.1:{self.port}"
@@ -92,7 +94,11 @@ class Broker:
             "allow_anonymous true",
             "max_queued_messages 100000",
             "max_inflight_messages 100",
-            "persistence false",
+            *(
+                ("persistence true", f"persistence_location {directory}/", "autosave_interval 5")
+                if persistent
+                else ("persistence false",)
+            ),
             "log_dest stderr",
             "log_type error",
             "log_type warning",

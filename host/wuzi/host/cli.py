@@ -49,6 +49,11 @@ def register(subparsers: Any) -> None:
         help="the local referee command socket (default: STATE_DIR/HOST.sock; 'none': no socket)",
     )
     parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="the broker as this host reaches it, instead of the venue file's [broker] url",
+    )
+    parser.add_argument(
         "--records-dir",
         metavar="DIR",
         help="where each finished game's JSON record is written (default: STATE_DIR/records;"
@@ -85,6 +90,13 @@ def _run(args: argparse.Namespace) -> int:
         venue = load_venue(args.config)
     except ConfigError as exc:
         return _fail(str(exc))
+    if args.broker is not None:
+        from wuzi.bus.client import BusConfigError, parse_broker_url
+
+        try:
+            parse_broker_url(args.broker)
+        except BusConfigError as exc:
+            return _fail(f"--broker: {exc}")
     host_id = args.host or socket.gethostname().split(".")[0].lower()
     known = [h.id for h in venue.hosts]
     if host_id not in known:
@@ -106,6 +118,7 @@ def _run(args: argparse.Namespace) -> int:
         standalone=args.standalone,
         command_max_age_ms=int(args.command_max_age * 1000),
         base_dir=Path(args.config).resolve().parent,
+        broker_url=args.broker,
         records_dir=(
             None
             if args.records_dir == "none"

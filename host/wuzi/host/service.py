@@ -80,6 +80,7 @@ class ServiceOptions:
     pin_factory: Any = None  # gpiozero pin factory (MockFactory in tests)
     base_dir: Path | None = None  # where the venue file's relative paths start
     records_dir: Path | None = None  # each finished game's JSON record (None: not written)
+    broker_url: str | None = None  # instead of the venue file's (how this Pi reaches it)
 
 
 @dataclass
@@ -259,7 +260,7 @@ class HostService:
             return RetainedMessage(status_topic, message)
 
         self.bus = BusClient(
-            broker.url,
+            self.options.broker_url or broker.url,
             f"wuzi-host-{host}",
             username=broker.username,
             password=password,
