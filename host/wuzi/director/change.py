@@ -1,0 +1,108 @@
+"""One input's change to the director's state, and the working view it is made in (pure).
+
+The core never changes itself while it handles an input: it lays a ``Change`` over its
+state (``Work``), and only ``DirectorCore.commit`` applies the change, once the shell has
+stored it — so an input refused halfway, or a database that cannot be written, leaves
+the core exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from wuzi.director.games import AuditEntry, Game, HostSeen
+from wuzi.tournament.event import Competition
+
+if TYPE_CHECKING:
+    from wuzi.director.core import DirectorCore
+
+__all__ = ["Change", "Work", "tables_of"]
+
+
+@dataclass
+class Change:
+    """What one input changed. ``stored`` parts go into the database in one transaction;
+    ``tables`` need their retained assignment published again; ``screens`` says the
+    competition state changed."""
+
+    now_ms: int
+    games: dict[str, Game] = field(default_factory=dict)
+    competition: Competition | None = None
+    tournament_log: list[str] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
+    audit: list[AuditEntry] = field(default_factory=list)
+    hosts: dict[str, HostSeen] = field(default_factory=dict)
+    live: dict[int, tuple[str | None, str]] = field(default_factory=dict)
+    tables: set[int] = field(default_factory=set)
+    screens: bool = False
+
+    @property
+    def stored(self) -> bool:
+        return bool(
+            self.games or self.competition is not None or self.seen or self.audit or self.hosts
+        )
+
+    @property
+    def empty(self) -> bool:
+        return not (self.stored or self.live or self.tables or self.screens)
+
+
+def tables_of(venue: Any) -> list[tuple[int, str]]:
+    """(table number, host id) of every table of a ``VenueConfig``, in venue order."""
+    return [(t.number, h.id) for h in venue.hosts for t in h.tables]
+
+
+class Work:
+    """The core's state with one change laid over it (nothing of the core is touched)."""
+
+    def __init__(self, core: DirectorCore, now_ms: int) -> None:
+        self.core = core
+        self.change = Change(now_ms)
+        self.comp = core.comp
+        self.next_seq = core.next_seq
+
+    @property
+    def now_ms(self) -> int:
+        return self.change.now_ms
+
+    def game(self, gid: str) -> Game | None:
+        return self.change.games.get(gid) or self.core.games.get(gid)
+
+    def games(self) -> list[Game]:
+        merged = dict(self.core.games)
+        merged.update(self.change.games)
+        return sorted(merged.values(), key=lambda g: g.seq)
+
+    def match_games(self, round_number: int, match: int) -> list[Game]:
+        ids = list(self.core.by_match.get((round_number, match), ()))
+        ids += [
+            g.id
+            for g in self.change.games.values()
+            if (g.plan.round, g.plan.match) == (round_number, match) and g.id not in ids
+        ]
+        found = [self.game(i) for i in ids]
+        return sorted((g for g in found if g is not None), key=lambda g: g.seq)
+
+    def table_games(self, table: int) -> list[Game]:
+        ids = list(self.core.by_table.get(table, ()))
+        ids += [g.id for g in self.change.games.values() if g.table == table and g.id not in ids]
+        found = [self.game(i) for i in ids]
+        return [g for g in found if g is not None and g.table == table]
+
+    def put(self, game: Game) -> None:
+        old = self.game(game.id)
+        self.change.games[game.id] = game
+        for table in (game.table, old.table if old is not None else None):
+            if table is not None:
+                self.change.tables.add(table)
+        self.change.screens = True
+
+    def set_comp(self, comp: Competition, command: str) -> None:
+        self.comp = comp
+        self.change.competition = comp
+        self.change.tournament_log.append(command)
+        self.change.screens = True
+
+    def audit(self, actor: str, action: str, **details: Any) -> None:
+        self.change.audit.append(AuditEntry(self.now_ms, actor, action, details))

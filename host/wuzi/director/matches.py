@@ -1,0 +1,334 @@
+"""What the games of a pairing must be, and the tables they are played on (pure).
+
+The part of the director's state machine that follows from the results: a pairing whose
+games are all final gets its result in the competition; a tied knockout match its next
+playoff game (on the board-1 table); a pairing whose result came from elsewhere (the
+organisers) or changed has its unneeded games cancelled; a decided round is followed by
+the next one, paired and laid out on the tables; waiting games take tables as they free
+up. Every function works on a ``Work`` (a change laid over the core), never on the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from wuzi.director import screens
+from wuzi.director.change import Work
+from wuzi.director.games import Game, assignment_of, bus_result
+from wuzi.director.schedule import (
+    FinalGame,
+    PlannedGame,
+    playoff_game,
+    playoff_sequence,
+    regular_game,
+    regular_plan,
+    round_layout,
+    slot_index,
+)
+from wuzi.table.assignment import setup_from_assignment
+from wuzi.tournament.errors import PairingError, TournamentError
+from wuzi.tournament.event import Competition
+from wuzi.tournament.history import Pairing, Round
+from wuzi.tournament.report import pairing_json, result_text
+from wuzi.tournament.results import GameResult, RoundResult, score_round
+
+if TYPE_CHECKING:
+    from wuzi.director.core import DirectorCore
+
+__all__ = ["advance", "allocate", "cancel", "drop_unpaired", "settle_match"]
+
+DIRECTOR = "director"
+
+
+def settle_match(
+    core: DirectorCore, work: Work, round_number: int, match: int, *, authoritative: bool
+) -> None:
+    """Bring one pairing of the round being played in line with its games.
+
+    ``authoritative``: one of its games changed, so the director's final games decide
+    its result (written to the competition). Otherwise (the start) the competition's
+    result stands — the organisers may have entered one, a forfeit say — and only the
+    games are derived from it: the missing ones created, the unneeded ones cancelled.
+    """
+    comp = work.comp
+    if round_number != len(comp.rounds):
+        return
+    rnd = comp.rounds[round_number - 1]
+    pairing = rnd.board(match)
+    if pairing.second is None:
+        return
+    settings = comp.settings
+    kind = settings.match
+    games = [g for g in work.match_games(round_number, match) if g.state != "cancelled"]
+    regular = {g.plan.slot: g for g in games if not g.plan.playoff}
+    playoffs = {g.plan.index: g for g in games if g.plan.playoff}
+    finals = {
+        s: FinalGame(g.result, g.reason)
+        for s, g in regular.items()
+        if g.state == "final" and g.result is not None
+    }
+    plan = regular_plan(kind, finals)
+    knockout = settings.format.is_knockout
+    if authoritative and plan.result is not None:
+        played: tuple[GameResult, ...] = ()
+        first, second = score_round(plan.result, kind, settings.game_scoring)
+        if knockout and first.fraction == second.fraction:
+            mine = {
+                k: g.result
+                for k, g in playoffs.items()
+                if g.state == "final" and g.result is not None
+            }
+            played = playoff_sequence(kind, mine, pairing.playoff)
+        if (plan.result, played) != (pairing.result, pairing.playoff):
+            pairing = enter_result(core, work, rnd, pairing, plan.result, played)
+            comp = work.comp
+    if pairing.result is None:
+        for slot in plan.slots:
+            if slot not in regular:
+                planned = regular_game(
+                    comp,
+                    round_number,
+                    pairing,
+                    slot,
+                    time_scale=core.options.time_scale,
+                    opening=core.options.opening,
+                )
+                create(
+                    core, work, planned, preferred_table(core, work, rnd, pairing, slot, regular)
+                )
+    else:
+        for g in regular.values():
+            if g.open:
+                cancel(core, work, g, "the pairing's result is in without it")
+    if not knockout or pairing.result is None:
+        return
+    need = None if comp.match_winner(pairing) is not None else len(pairing.playoff) + 1
+    for k, g in playoffs.items():
+        if need is None and k > len(pairing.playoff):
+            cancel(core, work, g, "the match is decided without it")
+        elif need is not None and g.open and k != need:
+            cancel(core, work, g, "not the playoff game the match needs now")
+    if need is not None and need not in playoffs:
+        planned = playoff_game(
+            comp,
+            round_number,
+            pairing,
+            need,
+            time_scale=core.options.time_scale,
+            opening=core.options.opening,
+        )
+        work.audit(
+            DIRECTOR,
+            "playoff-created",
+            game=planned.game_id,
+            round=round_number,
+            match=match,
+            number=need,
+            black=planned.black,
+            white=planned.white,
+            time_control=planned.time_control,
+        )
+        create(core, work, planned, playoff_table(regular))
+
+
+def drop_unpaired(core: DirectorCore, work: Work) -> None:
+    """Open games of pairings that no longer exist (the organisers paired the round
+    again) are cancelled."""
+    rounds = work.comp.rounds
+    for game in work.games():
+        if not game.open:
+            continue
+        p = game.plan
+        if p.round > len(rounds) or p.round < len(rounds):
+            cancel(core, work, game, f"round {p.round} is not the round being played")
+            continue
+        try:
+            pairing = rounds[p.round - 1].board(p.match)
+        except TournamentError:
+            cancel(core, work, game, f"round {p.round} has no match {p.match} any more")
+            continue
+        if {p.black_entrant, p.white_entrant} != {pairing.first, pairing.second}:
+            cancel(core, work, game, "the pairing changed")
+
+
+def enter_result(
+    core: DirectorCore,
+    work: Work,
+    rnd: Round,
+    pairing: Pairing,
+    result: RoundResult,
+    playoff: tuple[GameResult, ...],
+) -> Pairing:
+    correct = pairing.result is not None
+    comp = work.comp.set_result(rnd.number, pairing.board, result, playoff, correct=correct)
+    command = f"director: result {rnd.number} {pairing.board} {result}"
+    if playoff:
+        command += " --playoff " + ",".join(g.value for g in playoff)
+    if correct:
+        command += " --correct"
+    work.set_comp(comp, command)
+    updated_round = comp.rounds[rnd.number - 1]
+    updated = updated_round.board(pairing.board)
+    work.audit(
+        DIRECTOR,
+        "match-result",
+        round=rnd.number,
+        match=pairing.board,
+        result=str(result),
+        playoff=[g.value for g in playoff],
+        text=result_text(comp, updated_round, updated),
+        correction=correct,
+    )
+    return updated
+
+
+def preferred_table(
+    core: DirectorCore,
+    work: Work,
+    rnd: Round,
+    pairing: Pairing,
+    slot: str,
+    regular: Mapping[str, Game],
+) -> int | None:
+    if slot == "g2" and "g1" in regular:
+        return regular["g1"].table
+    layout = round_layout(work.comp.settings.match, rnd.pairings, core.tables)
+    tables = layout.get(pairing.board, ())
+    index = slot_index(slot) - 1
+    return tables[index] if index < len(tables) else None
+
+
+def playoff_table(regular: Mapping[str, Game]) -> int | None:
+    """The board-1 table (a team match), else the table of the last game played."""
+    for slot in ("b1", "g2", "g1"):
+        game = regular.get(slot)
+        if game is not None and game.table is not None:
+            return game.table
+    return None
+
+
+def decided(comp: Competition, rnd: Round) -> bool:
+    knockout = comp.settings.format.is_knockout
+    return all(
+        p.second is None
+        or (p.result is not None and (not knockout or comp.match_winner(p) is not None))
+        for p in rnd.pairings
+    )
+
+
+def advance(core: DirectorCore, work: Work) -> None:
+    """Pair the next round while the last one is decided; note the end of the event."""
+    while True:
+        comp = work.comp
+        if comp.rounds:
+            if not decided(comp, comp.rounds[-1]):
+                return
+            if len(comp.rounds) >= comp.round_count():
+                if comp.finished and not core.comp.finished:
+                    state = screens.competition_state(comp, [], {}, work.now_ms)
+                    work.audit(
+                        DIRECTOR,
+                        "event-finished",
+                        standings=[
+                            {"place": s.place, "place_to": s.place_to, "entrant": s.entrant}
+                            for s in state.standings
+                        ],
+                    )
+                return
+        try:
+            paired = comp.pair()
+        except PairingError as exc:
+            work.audit(
+                DIRECTOR,
+                "pairing-failed",
+                round=len(comp.rounds) + 1,
+                reason=str(exc),
+                remedy="pair the round with 'wuzi tournament --db FILE pair …'; the "
+                "director takes it from there",
+            )
+            return
+        rnd = paired.rounds[-1]
+        work.set_comp(paired, "director: pair")
+        work.audit(DIRECTOR, "round-paired", **pairing_json(paired, rnd))
+        for p in rnd.pairings:
+            settle_match(core, work, rnd.number, p.board, authoritative=False)
+
+
+# -- games and tables ---------------------------------------------------------------
+
+
+def is_free(work: Work, table: int) -> bool:
+    return all(not g.open for g in work.table_games(table))
+
+
+def create(core: DirectorCore, work: Work, planned: PlannedGame, preferred: int | None) -> None:
+    if work.game(planned.game_id) is not None:
+        # the slot's earlier game was cancelled (a correction made it unnecessary,
+        # another made it necessary again): ids are never reused
+        n = 2
+        while work.game(f"{planned.game_id}-{n}") is not None:
+            n += 1
+        planned = replace(planned, game_id=f"{planned.game_id}-{n}")
+    game = Game(
+        plan=planned,
+        seq=work.next_seq,
+        table=None,
+        state="pending",
+        updated_ms=work.now_ms,
+    )
+    work.next_seq += 1
+    if preferred is not None and is_free(work, preferred):
+        assign(core, work, game, preferred)
+    else:
+        work.put(game)
+        work.audit(DIRECTOR, "game-waiting", game=planned.game_id, reason="no free table")
+
+
+def assign(core: DirectorCore, work: Work, game: Game, table: int) -> None:
+    game = replace(game, table=table, state="assigned", issued_ms=work.now_ms)
+    assignment = assignment_of(game)
+    setup_from_assignment(assignment)  # a table would refuse it: TableError
+    work.put(game)
+    p = game.plan
+    work.audit(
+        DIRECTOR,
+        "assignment",
+        game=p.game_id,
+        table=table,
+        host=core.host_of.get(table),
+        black=p.black,
+        white=p.white,
+        rule_set=p.rule_set,
+        opening=p.opening,
+        time_control=p.time_control,
+        board=p.board,
+        game_in_match=p.game_in_match,
+        playoff=p.playoff,
+    )
+
+
+def allocate(core: DirectorCore, work: Work) -> None:
+    """Waiting games get free tables, first come first served, in venue order."""
+    for game in work.games():
+        if game.state != "pending":
+            continue
+        table = next((t for t in core.tables if is_free(work, t)), None)
+        if table is None:
+            return
+        assign(core, work, game, table)
+
+
+def cancel(core: DirectorCore, work: Work, game: Game, why: str) -> None:
+    before = game.state
+    work.put(replace(game, state="cancelled", updated_ms=work.now_ms))
+    work.audit(
+        DIRECTOR,
+        "game-cancelled",
+        game=game.id,
+        table=game.table,
+        was=before,
+        result=bus_result(game.result) if game.result is not None else None,
+        reason=why,
+    )

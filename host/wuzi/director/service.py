@@ -1,0 +1,346 @@
+"""``wuzi director``: the competition's service on the bus — the thin shell around
+``DirectorCore`` and ``DirectorStore``.
+
+It subscribes to every table's events (the hosts' ``result`` events) and retained states,
+to the referees' commands (only ``schemas.DIRECTOR_ACTIONS`` are the director's) and to
+the hosts' statuses, and it publishes each table's retained assignment
+(``assignments/<n>``) and the retained ``CompetitionState`` for the screens.
+
+Delivery is at least once and nothing is lost across a crash:
+
+* The bus session for events and commands is persistent (``persistent_session=True``,
+  a fixed client id ``wuzi-director-<venue>``): while the director is away the broker
+  queues them for it. Retained table states and host statuses come on a second
+  connection with a clean session (``wuzi-director-<venue>-live``): the broker sends their
+  latest at every connect, so they need no queue.
+* A message is handled *inside* the client's network callback — stored in one SQLite
+  transaction — and paho acknowledges a QoS 1 message only when the callback returns.
+  Killed before the commit, the director never acknowledged it, so the broker delivers it
+  again when the director is back. If the database cannot be written, the connection is
+  dropped rather than the message acknowledged, so the broker keeps it.
+* Event and command ids are stored: a message delivered twice changes nothing.
+* At start every table's assignment and the competition state are published again
+  (retained, identical, so hosts and screens see no change), and a table's retained
+  state that shows a result the director never heard of is taken as the host's report.
+
+One lock serialises everything that touches the core and the store.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from wuzi.bus import topics
+from wuzi.bus.auth import referee_keys
+from wuzi.bus.client import BusClient, RetainedMessage
+from wuzi.bus.schemas import (
+    ArbiterCommand,
+    Cleared,
+    HostStatus,
+    Message,
+    MessageError,
+    TableEvent,
+    TableState,
+)
+from wuzi.config import VenueConfig
+from wuzi.director.core import (
+    DEFAULT_COMMAND_MAX_AGE_MS,
+    Change,
+    CoreOptions,
+    DirectorCore,
+    tables_of,
+)
+from wuzi.director.store import DirectorStore, StaleCompetition, Stored
+
+__all__ = ["DirectorOptions", "DirectorService"]
+
+log = logging.getLogger("wuzi.director")
+
+DEFAULT_DIRECTOR_ID = "director"
+
+
+@dataclass(frozen=True)
+class DirectorOptions:
+    db_path: Path
+    auto_confirm: bool = False
+    time_scale: float = 1.0
+    opening: str | None = None  # the tables' opening procedure instead of the event's
+    command_max_age_ms: int = DEFAULT_COMMAND_MAX_AGE_MS
+    broker_url: str | None = None  # instead of the venue file's
+    base_dir: Path | None = None  # where the venue file's relative paths start
+
+    def core_options(self) -> CoreOptions:
+        return CoreOptions(
+            auto_confirm=self.auto_confirm,
+            time_scale=self.time_scale,
+            opening=self.opening,
+            command_max_age_ms=self.command_max_age_ms,
+        )
+
+
+class DirectorService:
+    """``start``, then ``run`` until ``request_stop`` (or ``wait_for`` from a test)."""
+
+    def __init__(
+        self,
+        venue: VenueConfig,
+        options: DirectorOptions,
+        *,
+        wall_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
+    ) -> None:
+        self.venue = venue
+        self.options = options
+        self.wall_ms = wall_ms
+        self.director_id = venue.director_id or DEFAULT_DIRECTOR_ID
+        self.store = DirectorStore(options.db_path)
+        self.boot_id = uuid.uuid4().hex[:16]
+        self.core: DirectorCore | None = None
+        self.bus: BusClient | None = None  # persistent session: events, commands; publishing
+        self.live_bus: BusClient | None = None  # clean session: retained states, statuses
+        self.storage_error: str | None = None
+        self.changes = 0  # inputs that changed something (for observers)
+        self._keys: dict[str, bytes] = {}
+        self._log_seq = 0
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._stop = threading.Event()
+
+    # --- starting and stopping --------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the database, resume (or begin) the event, connect and publish.
+
+        Raises ``StoreError`` / ``DirectorError`` / ``AuthError`` (all ValueErrors) with a
+        message naming what to fix."""
+        self._keys = referee_keys(self.venue, self.options.base_dir)
+        with self._lock:
+            stored = self.store.open()
+            self._resume(stored, external=None)
+            self._connect_bus()
+            self._publish_everything()
+        assert self.core is not None
+        log.info(
+            "director for %r: round %d of %d, %d tables",
+            self.core.comp.settings.name,
+            len(self.core.comp.rounds),
+            self.core.comp.round_count(),
+            len(self.core.tables),
+        )
+
+    def _resume(self, stored: Stored, external: list[str] | None) -> None:
+        """A core from what is stored, its start change stored and applied."""
+        old = self.core
+        core = DirectorCore(
+            stored.competition,
+            tables_of(self.venue),
+            options=self.options.core_options(),
+            referee_keys=self._keys,
+            games=stored.games,
+            seen=stored.seen,
+            hosts=stored.hosts,
+        )
+        if old is not None:
+            core.live.update(old.live)
+        self._log_seq = stored.log_seq
+        change = core.on_start(self.wall_ms(), external=external)
+        self._store(change)
+        core.commit(change)
+        self.core = core
+        self._log_audit(change)
+
+    def _connect_bus(self) -> None:
+        broker = self.venue.broker
+        username, password = self._login()
+        venue = self.venue.id
+        status_topic = topics.host_status(venue, self.director_id)
+
+        def status(online: bool) -> RetainedMessage:
+            message = HostStatus(self.director_id, online, (), self.boot_id, self.wall_ms())
+            return RetainedMessage(status_topic, message)
+
+        self.bus = BusClient(
+            self.options.broker_url or broker.url,
+            f"wuzi-director-{venue}",
+            username=username,
+            password=password,
+            ca_file=self._path(broker.ca_file) if broker.ca_file else None,
+            will=status(False),
+            birth=status(True),
+            on_rejected=self._rejected,
+            persistent_session=True,
+        )
+        for topic_filter in (topics.all_table_events(venue), topics.arbiter_commands(venue)):
+            self.bus.subscribe(topic_filter, self._on_message)
+        # Retained messages on a connection of their own with a clean session: the broker
+        # re-sends the latest of each at every connect, so queueing every table state of
+        # an outage for the persistent session would only crowd out the events.
+        self.live_bus = BusClient(
+            self.options.broker_url or broker.url,
+            f"wuzi-director-{venue}-live",
+            username=username,
+            password=password,
+            ca_file=self._path(broker.ca_file) if broker.ca_file else None,
+            on_rejected=self._rejected,
+        )
+        for topic_filter in (topics.all_table_states(venue), topics.all_host_statuses(venue)):
+            self.live_bus.subscribe(topic_filter, self._on_message)
+        self.bus.connect()
+        self.live_bus.connect()
+
+    def _login(self) -> tuple[str | None, str | None]:
+        """The director's own broker user (``wuzi.config.credentials``, when this wuzi has
+        it), else the venue's shared ``[broker]`` login."""
+        try:
+            from wuzi.config.credentials import broker_login
+        except ImportError:  # pragma: no cover - older config package
+            broker = self.venue.broker
+            password = broker.password
+            if password is None and broker.password_file:
+                path = Path(self._path(broker.password_file))
+                password = path.read_text(encoding="utf-8").strip()
+            return broker.username, password
+        return broker_login(self.venue, "director")
+
+    def _path(self, name: str) -> str:
+        base = self.options.base_dir
+        return str(base / name) if base is not None and not Path(name).is_absolute() else name
+
+    def run(self, stop: Callable[[], bool] | None = None) -> None:
+        """Wait while the bus's thread does the work, until ``request_stop`` (or ``stop``)."""
+        while not self._stop.is_set() and (stop is None or not stop()):
+            self._stop.wait(0.2)
+
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    def close(self) -> None:
+        """Stop cleanly: what is published is delivered, the bus says offline."""
+        if self.live_bus is not None:
+            self.live_bus.close()
+            self.live_bus = None
+        if self.bus is not None:
+            # a clean DISCONNECT discards the last will: say offline ourselves
+            offline = HostStatus(self.director_id, False, (), self.boot_id, self.wall_ms())
+            self.bus.publish(topics.host_status(self.venue.id, self.director_id), offline)
+            self.bus.wait_drained(2.0)
+            self.bus.close()
+            self.bus = None
+
+    def wait_for(self, condition: Callable[[DirectorCore], bool], timeout_s: float) -> bool:
+        """Wait until ``condition(core)`` holds (checked after every change)."""
+        with self._changed:
+            return self._changed.wait_for(
+                lambda: self.core is not None and condition(self.core), timeout_s
+            )
+
+    # --- messages (on the bus client's network thread) ----------------------------------
+
+    def _rejected(self, topic: str, error: MessageError) -> None:
+        log.warning("rejected a message on %s: %s", topic, error)
+
+    def _on_message(self, topic: str, message: Message) -> None:
+        if not isinstance(message, TableEvent | TableState | ArbiterCommand | HostStatus):
+            return  # a retained message cleared: nothing for the director
+
+        def compute(core: DirectorCore, now: int) -> Change:
+            if isinstance(message, TableEvent):
+                return core.on_result_event(message, now)
+            if isinstance(message, TableState):
+                return core.on_table_state(message, now)
+            if isinstance(message, ArbiterCommand):
+                return core.on_command(message, now)
+            return core.on_host_status(message, now)
+
+        with self._changed:
+            self._apply(compute)
+
+    def _apply(self, compute: Callable[[DirectorCore, int], Change]) -> None:
+        assert self.core is not None
+        now = self.wall_ms()
+        change = compute(self.core, now)
+        if change.empty:
+            return
+        try:
+            for _ in range(3):
+                try:
+                    self._store(change)
+                    break
+                except StaleCompetition as stale:
+                    log.info("the organisers changed the competition: reloading")
+                    self._resume(self.store.open(), external=stale.commands)
+                    self._publish_everything()
+                    change = compute(self.core, now)
+            else:  # pragma: no cover - the organisers write three times in a row
+                raise StaleCompetition(["(changing too fast)"])
+        except (OSError, ValueError, sqlite3.Error, StaleCompetition) as exc:
+            self._storage_failed(exc)
+            return
+        self.core.commit(change)
+        self._log_audit(change)
+        self._publish(change)
+        self.changes += 1
+        self._changed.notify_all()
+
+    def _store(self, change: Change) -> None:
+        if not change.stored:
+            return
+        self._log_seq = self.store.commit(
+            competition=change.competition,
+            tournament_log=change.tournament_log,
+            games=list(change.games.values()),
+            seen=change.seen,
+            audit=change.audit,
+            hosts=change.hosts,
+            at_ms=change.now_ms,
+            expected_log_seq=self._log_seq,
+        )
+
+    def _storage_failed(self, exc: BaseException) -> None:
+        """Not stored: do not let the message be acknowledged. Dropping the connection
+        before paho's PUBACK leaves it with the broker, which delivers it again."""
+        self.storage_error = f"{type(exc).__name__}: {exc}"
+        log.error("cannot store a change, the message stays with the broker: %s", exc)
+        for bus in (self.bus, self.live_bus):
+            if bus is not None:
+                bus.kill_connection()
+
+    def _log_audit(self, change: Change) -> None:
+        for entry in change.audit:
+            log.info("audit %s %s %s", entry.actor, entry.action, entry.details)
+
+    # --- publishing ---------------------------------------------------------------------
+
+    def _publish(self, change: Change) -> None:
+        for table in sorted(change.tables):
+            self._publish_assignment(table)
+        if change.screens:
+            self._publish_state()
+
+    def _publish_everything(self) -> None:
+        assert self.core is not None
+        for table in self.core.tables:
+            self._publish_assignment(table)
+        self._publish_state()
+
+    def _publish_assignment(self, table: int) -> None:
+        if self.bus is None or self.core is None:
+            return
+        topic = topics.assignment(self.venue.id, table)
+        assignment = self.core.assignment(table)
+        self.bus.publish(topic, assignment if assignment is not None else Cleared(topic))
+
+    def _publish_state(self) -> None:
+        if self.bus is None or self.core is None:
+            return
+        state = self.core.competition_state(self.wall_ms())
+        try:
+            self.bus.publish(topics.competition_state(self.venue.id), state)
+        except ValueError as exc:  # a bug: log it, never stop the competition for it
+            log.error("the competition state was not published: %s", exc)

@@ -1,0 +1,111 @@
+"""Shared parts of the director tests: the 16-team final, a venue, signed confirmations,
+host result events, and a deterministic referee that decides every game."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from wuzi.bus.auth import sign
+from wuzi.bus.schemas import ArbiterCommand, TableEvent
+from wuzi.director.core import CoreOptions, DirectorCore
+from wuzi.sim.venue_setup import HOSTS, REFEREE, TABLES_PER_HOST, create_event, demo_teams
+from wuzi.sim.venue_setup import write_venue_file as _write_venue_file
+from wuzi.tournament.entrants import Player, Sex, Team
+from wuzi.tournament.event import Competition, EventSettings, Format
+
+TOKEN = "a-referee-token-of-enough-length-0123456789"
+KEY = TOKEN.encode()
+KEYS = {REFEREE: KEY}
+TABLES = [(n, HOSTS[(n - 1) // TABLES_PER_HOST]) for n in range(1, 25)]
+
+
+def final(teams: int = 16) -> Competition:
+    """The team final as a value: teams T1 … T16 seeded in order."""
+    comp = Competition(EventSettings.create(Format.TEAM_KNOCKOUT_PLACEMENT, name="决赛"))
+    for i in range(1, teams + 1):
+        players = (
+            Player(f"T{i}-1", f"T{i} captain", Sex.MALE, 2100 - i),
+            Player(f"T{i}-2", f"T{i} second", Sex.MALE, 2000 - i),
+            Player(f"T{i}-3", f"T{i} third", Sex.FEMALE, 1900 - i),
+        )
+        comp = comp.add_team(Team(f"T{i}", f"Team {i}", players), seed=i)
+    return comp
+
+
+def make_core(
+    comp: Competition,
+    *,
+    tables: Sequence[tuple[int, str]] = TABLES,
+    **options: Any,
+) -> DirectorCore:
+    return DirectorCore(comp, tables, options=CoreOptions(**options), referee_keys=KEYS)
+
+
+def winner_of(game_id: str, salt: str = "") -> str | None:
+    """A deterministic result for a game: 'first', 'second' or None (a draw); draws are
+    frequent, so team matches tie and captains' playoffs happen."""
+    h = hashlib.sha256(f"{salt}{game_id}".encode()).digest()[0] % 8
+    return "first" if h < 3 else "second" if h < 6 else None
+
+
+def bus_result(winner: str | None) -> str:
+    return {"first": "1-0", "second": "0-1", None: "1/2-1/2"}[winner]
+
+
+def result_event(
+    host: str, table: int, game_id: str, winner: str | None, *, reason: str = "five", seq: int = 9
+) -> TableEvent:
+    return TableEvent(
+        event_id=f"{host}/t{table}/{game_id}/{seq}",
+        table=table,
+        game_id=game_id,
+        seq=seq,
+        kind="result",
+        at_ms=1_700_000_000_000,
+        data={
+            "at_ns": 123,
+            "winner": winner,
+            "reason": reason if winner is not None else "agreement",
+            "detail": "test",
+        },
+    )
+
+
+def confirm(
+    table: int,
+    game_id: str,
+    result: str,
+    *,
+    now_ms: int,
+    command_id: str | None = None,
+    key: bytes = KEY,
+    referee: str = REFEREE,
+) -> ArbiterCommand:
+    cmd = ArbiterCommand(
+        command_id=command_id or f"confirm-{game_id}-{result.replace('/', '')}-{now_ms}",
+        referee=referee,
+        action="confirm-result",
+        table=table,
+        args={"game_id": game_id, "result": result},
+        issued_ms=now_ms,
+    )
+    return sign(cmd, key)
+
+
+def write_venue(folder: Path, venue_id: str, broker_url: str) -> Path:
+    ports = ["sim"] * (len(HOSTS) * TABLES_PER_HOST)
+    return _write_venue_file(
+        folder,
+        venue_id=venue_id,
+        broker_url=broker_url,
+        board_ports=ports,
+        clock_ports=ports,
+        token=TOKEN,
+    )
+
+
+def write_event(db: Path, seed: int = 1) -> None:
+    create_event(db, demo_teams(seed))
