@@ -1,0 +1,591 @@
+"""The venue scoreboard's view model: bus messages in, what each page shows out.
+
+Pure: no pyglet, no I/O, no clock. `VenueModel.apply` folds one bus message (with the
+screen's local monotonic receive time) into the venue; `VenueModel.card` says what one
+table's card shows at ``now_ms``; `build_pages` and `Pager` decide the rotating pages;
+`bracket_columns` and `standing_rows` lay out the competition pages. The renderer only
+draws what these return, so everything a spectator sees is tested here without a window.
+
+What the hall may see is exactly what is on the wood and the clocks: the model reads
+`TableState` (never the referee topics) and draws no conclusions from the stones — no
+five is highlighted and no point is called forbidden while a game runs.
+
+Clocks: a running clock is extrapolated from the *local* receive time of its state (a
+host's wall clock may be skewed against the screen's); ``at_ms`` only orders the states
+of a table, so a late duplicate never turns the clock back.
+
+Stale: a table is marked stale when the host serving it says it is offline (its last
+will), when its board or clock link is down (``links_down``), or while its clock runs
+and nothing has been heard for ``stale_after_ms`` — or the running side's time is gone by
+more than ``flag_grace_ms`` with no new state (a live host would have published the
+flag).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from wuzi.bus.schemas import (
+    Assignment,
+    BracketMatch,
+    Cleared,
+    CompetitionState,
+    HostStatus,
+    MatchSummary,
+    Message,
+    StandingLine,
+    TableState,
+)
+from wuzi.bus.topics import TopicError, TopicKind, parse_topic
+from wuzi.display.timefmt import (
+    NEVER_MS,
+    TENTHS_FROM_MS,
+    format_clock,
+    next_visible_change_ms,
+)
+
+__all__ = [
+    "LABELS",
+    "BracketBox",
+    "ClockFace",
+    "Page",
+    "Pager",
+    "StandingRow",
+    "TableCard",
+    "VenueModel",
+    "bracket_columns",
+    "build_pages",
+    "format_score",
+    "standing_rows",
+]
+
+STALE_AFTER_MS = 600_000
+FLAG_GRACE_MS = 5_000
+LOW_TIME_MS = 60_000
+
+LABELS = {
+    "table": "台 Table",
+    "board": "第{n}台 Board {n}",
+    "game": "第{n}局 Game {n}",
+    "playoff": "加赛 Playoff",
+    "stale": "离线 STALE",
+    "paused": "暂停 Paused",
+    "adjourned": "封盘 Adjourned",
+    "waiting": "等待开始 Waiting",
+    "idle": "空闲 Idle",
+    "black_wins": "黑胜 1-0",
+    "white_wins": "白胜 0-1",
+    "draw": "和棋 ½-½",
+    "round": "第{n}轮 Round {n}",
+    "round_of": "第{n}/{m}轮 Round {n}/{m}",
+    "tables_page": "对局 Tables",
+    "bracket_page": "排位赛 Placement bracket",
+    "standings_page": "排名 Standings",
+    "focus_page": "焦点 Focus",
+    "places": "第{p}名 Places {p}",
+    "place": "名次 Place",
+    "entrant": "选手/队 Entrant",
+    "points": "积分 Pts",
+    "delayed": "延时 {m} 分钟 Delayed {m} min",
+    "warming": "延时播放即将开始 Delayed feed starts soon",
+    "no_data": "等待数据 Waiting for data",
+    "flag": "超时 FLAG",
+    "move": "第{n}手 Move {n}",
+    "finished": "已结束 Finished",
+}
+
+TIEBREAK_LABELS = {
+    "buchholz": "BH 布氏",
+    "median_buchholz": "MBH 中布",
+    "sonneborn_berger": "SB 索氏",
+    "progressive": "累进 Prog",
+    "direct_encounter": "直胜 DE",
+    "wins": "胜局 Wins",
+    "game_points": "局分 GP",
+    "board_points": "台分 BP",
+    "match_points": "场分 MP",
+    "black_games": "黑局 Black",
+    "rating": "等级 Rtg",
+}
+
+
+def format_score(value: float) -> str:
+    """A score as the hall reads it: ``3``, ``2.5``, ``0.5``, ``0``; at most 2 decimals.
+
+    Not ``2½``: the CJK font's ½ glyph reads like ``2⅟`` at screen sizes."""
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+@dataclass(frozen=True)
+class ClockFace:
+    """One side's clock as shown."""
+
+    text: str
+    running: bool
+    flagged: bool
+    low: bool  # under a minute: drawn in a warning colour
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """Everything one table's card shows at one instant."""
+
+    table: int
+    title: str  # "12" or "12 · 第2台 Board 2"
+    match: str  # "上海 1½ : ½ 北京" or ""
+    match_label: str  # the match's label, e.g. "places 1-2"
+    black: str
+    white: str
+    black_clock: ClockFace | None  # None: no game (idle table)
+    white_clock: ClockFace | None
+    black_stones: tuple[int, ...]
+    white_stones: tuple[int, ...]
+    offers: tuple[int, ...]  # offered stones not decided yet (drawn as rings)
+    last_move: int | None
+    status: str  # "" while playing, else a LABELS text
+    stale: bool
+
+
+@dataclass
+class _Table:
+    state: TableState | None = None
+    base_ms: int = 0  # local monotonic receive time of ``state``
+    assignment: Assignment | None = None
+
+
+@dataclass
+class VenueModel:
+    """The venue as the hall sees it, folded from bus messages (see the module doc)."""
+
+    stale_after_ms: int = STALE_AFTER_MS
+    flag_grace_ms: int = FLAG_GRACE_MS
+    venue: str | None = None
+    competition: CompetitionState | None = None
+    version: int = 0  # bumped on every change that can show
+    _tables: dict[int, _Table] = field(default_factory=dict)
+    _hosts: dict[str, HostStatus] = field(default_factory=dict)
+    _host_of: dict[int, str] = field(default_factory=dict)
+    ignored: int = 0  # messages of other kinds or venues, and out-of-order states
+
+    # input
+
+    def apply(self, topic: str, message: Message, received_ms: int) -> bool:
+        """Fold one parsed message in; True if anything shown may have changed."""
+        try:
+            where = parse_topic(topic)
+        except TopicError:
+            self.ignored += 1
+            return False
+        if self.venue is None:
+            self.venue = where.venue
+        elif where.venue != self.venue:
+            self.ignored += 1
+            return False
+        kind = where.kind
+        changed = False
+        if kind in (TopicKind.TABLE_STATE, TopicKind.PUBLIC_STATE) and where.table is not None:
+            changed = self._apply_state(where.table, message, received_ms)
+        elif kind is TopicKind.HOST_STATUS and where.host is not None:
+            changed = self._apply_host(where.host, message)
+        elif kind is TopicKind.ASSIGNMENT and where.table is not None:
+            changed = self._apply_assignment(where.table, message)
+        elif kind is TopicKind.COMPETITION:
+            if isinstance(message, CompetitionState):
+                changed = message != self.competition
+                self.competition = message
+            elif isinstance(message, Cleared):
+                changed = self.competition is not None
+                self.competition = None
+        if changed:
+            self.version += 1
+        else:
+            self.ignored += 1
+        return changed
+
+    def _apply_state(self, table: int, message: Message, received_ms: int) -> bool:
+        slot = self._tables.setdefault(table, _Table())
+        if isinstance(message, Cleared):
+            changed = slot.state is not None
+            slot.state = None
+            return changed
+        if not isinstance(message, TableState):
+            return False
+        if slot.state is not None and message.at_ms < slot.state.at_ms:
+            return False  # an older state arriving late: at_ms orders a table's states
+        if message == slot.state:
+            return False  # a repeat (QoS 1 after a reconnect): keep the first receive time
+        slot.state = message
+        slot.base_ms = received_ms
+        return True
+
+    def _apply_host(self, host: str, message: Message) -> bool:
+        if isinstance(message, Cleared):
+            if self._hosts.pop(host, None) is None:
+                return False
+        elif isinstance(message, HostStatus):
+            old = self._hosts.get(host)
+            if old is not None and message.at_ms < old.at_ms and message.online:
+                return False  # a stale birth after a newer status
+            if old == message:
+                return False
+            self._hosts[host] = message
+        else:
+            return False
+        self._rebuild_host_map()
+        return True
+
+    def _rebuild_host_map(self) -> None:
+        """Each table belongs to the host whose status listing it is the newest."""
+        owner: dict[int, tuple[int, str]] = {}
+        for status in self._hosts.values():
+            for table in status.tables:
+                if table not in owner or status.at_ms > owner[table][0]:
+                    owner[table] = (status.at_ms, status.host)
+        self._host_of = {table: host for table, (_at, host) in owner.items()}
+
+    def _apply_assignment(self, table: int, message: Message) -> bool:
+        slot = self._tables.setdefault(table, _Table())
+        if isinstance(message, Cleared):
+            changed = slot.assignment is not None
+            slot.assignment = None
+            return changed
+        if not isinstance(message, Assignment) or message == slot.assignment:
+            return False
+        slot.assignment = message
+        return True
+
+    # queries
+
+    def tables(self) -> list[int]:
+        """Every table the venue knows of: with a state, an assignment, a host or a match."""
+        known = {n for n, slot in self._tables.items() if slot.state or slot.assignment}
+        known.update(self._host_of)
+        if self.competition is not None:
+            for match in self.competition.matches:
+                known.update(match.tables)
+        return sorted(known)
+
+    def state(self, table: int) -> TableState | None:
+        slot = self._tables.get(table)
+        return slot.state if slot is not None else None
+
+    def host_of(self, table: int) -> str | None:
+        return self._host_of.get(table)
+
+    def _remaining(self, slot: _Table, now_ms: int) -> tuple[int, int]:
+        state = slot.state
+        assert state is not None
+        elapsed = max(0, now_ms - slot.base_ms)
+        black, white = state.black_ms, state.white_ms
+        if state.status == "playing":
+            if state.running == "black":
+                black -= elapsed
+            elif state.running == "white":
+                white -= elapsed
+        return black, white
+
+    def _running(self, state: TableState) -> str | None:
+        return state.running if state.status == "playing" else None
+
+    def is_stale(self, table: int, now_ms: int) -> bool:
+        host = self._host_of.get(table)
+        if host is not None:
+            status = self._hosts[host]
+            if not status.online or table in status.links_down:
+                return True
+        slot = self._tables.get(table)
+        if slot is None or slot.state is None or self._running(slot.state) is None:
+            return False
+        if now_ms - slot.base_ms >= self.stale_after_ms:
+            return True
+        black, white = self._remaining(slot, now_ms)
+        remaining = black if slot.state.running == "black" else white
+        return remaining <= -self.flag_grace_ms
+
+    def _stale_due_ms(self, slot: _Table) -> int:
+        """When a running table with no news turns stale (absolute, local ms)."""
+        state = slot.state
+        assert state is not None
+        remaining = state.black_ms if state.running == "black" else state.white_ms
+        return slot.base_ms + min(self.stale_after_ms, max(0, remaining + self.flag_grace_ms))
+
+    def match_of(self, table: int) -> MatchSummary | None:
+        if self.competition is None:
+            return None
+        for match in self.competition.matches:
+            if table in match.tables:
+                return match
+        return None
+
+    def card(self, table: int, now_ms: int) -> TableCard:
+        """What table ``table``'s card shows at ``now_ms``."""
+        slot = self._tables.get(table) or _Table()
+        state, assignment = slot.state, slot.assignment
+        match = self.match_of(table)
+        board = state.board if state is not None and state.board is not None else None
+        if board is None and assignment is not None:
+            board = assignment.board
+        if board is None and match is not None and len(match.tables) > 1:
+            board = match.tables.index(table) + 1
+        title = f"{table}" if board is None else f"{table} · " + LABELS["board"].format(n=board)
+        match_text = ""
+        if match is not None:
+            first, second = format_score(match.first_score), format_score(match.second_score)
+            match_text = f"{match.first} {first} : {second} {match.second or '—'}"
+        black = state.black if state is not None and state.black else ""
+        white = state.white if state is not None and state.white else ""
+        if assignment is not None and not black and not white:
+            black, white = assignment.black, assignment.white
+        stale = self.is_stale(table, now_ms)
+        if state is None or state.status == "idle":
+            return TableCard(
+                table=table,
+                title=title,
+                match=match_text,
+                match_label=match.label if match is not None else "",
+                black=black,
+                white=white,
+                black_clock=None,
+                white_clock=None,
+                black_stones=(),
+                white_stones=(),
+                offers=(),
+                last_move=None,
+                status=LABELS["waiting"] if assignment is not None else LABELS["idle"],
+                stale=stale,
+            )
+        black_ms, white_ms = self._remaining(slot, now_ms)
+        running = self._running(state)
+        return TableCard(
+            table=table,
+            title=title,
+            match=match_text,
+            match_label=match.label if match is not None else "",
+            black=black,
+            white=white,
+            black_clock=_face(black_ms, running == "black"),
+            white_clock=_face(white_ms, running == "white"),
+            black_stones=state.moves[0::2],
+            white_stones=state.moves[1::2],
+            offers=state.offers,
+            last_move=state.moves[-1] if state.moves else None,
+            status=_status_text(state),
+            stale=stale,
+        )
+
+    def clock_faces(self, table: int, now_ms: int) -> tuple[ClockFace | None, ClockFace | None]:
+        """Black's and White's faces of ``table`` at ``now_ms`` (None, None with no game):
+        what `card` would say about the clocks, for the screen's cheap per-tick update."""
+        slot = self._tables.get(table)
+        if slot is None or slot.state is None or slot.state.status == "idle":
+            return None, None
+        black_ms, white_ms = self._remaining(slot, now_ms)
+        running = self._running(slot.state)
+        return _face(black_ms, running == "black"), _face(white_ms, running == "white")
+
+    def shows_tenths(self, tables: Iterable[int], now_ms: int) -> bool:
+        """True if a running clock of ``tables`` is in its last ten seconds (tenths)."""
+        for table in tables:
+            slot = self._tables.get(table)
+            if slot is None or slot.state is None or self._running(slot.state) is None:
+                continue
+            black, white = self._remaining(slot, now_ms)
+            remaining = black if slot.state.running == "black" else white
+            if 0 < remaining <= TENTHS_FROM_MS:
+                return True
+        return False
+
+    def next_change_ms(self, tables: Iterable[int], now_ms: int) -> int:
+        """The earliest instant (local ms) after ``now_ms`` at which a card of ``tables``
+        shows something else with no new message: a clock face rolling over, or a table
+        turning stale. ``now_ms + NEVER_MS`` when none can."""
+        due = now_ms + NEVER_MS
+        for table in tables:
+            slot = self._tables.get(table)
+            if slot is None or slot.state is None:
+                continue
+            running = self._running(slot.state)
+            if running is None:
+                continue
+            black, white = self._remaining(slot, now_ms)
+            remaining = black if running == "black" else white
+            due = min(due, now_ms + next_visible_change_ms(remaining, True))
+            if not self.is_stale(table, now_ms):
+                due = min(due, max(now_ms + 1, self._stale_due_ms(slot)))
+        return due
+
+
+def _face(remaining_ms: int, running: bool) -> ClockFace:
+    return ClockFace(
+        text=format_clock(remaining_ms),
+        running=running,
+        flagged=remaining_ms <= 0,
+        low=0 < remaining_ms < LOW_TIME_MS,
+    )
+
+
+def _status_text(state: TableState) -> str:
+    if state.status == "finished":
+        if state.result == "1-0":
+            return LABELS["black_wins"]
+        if state.result == "0-1":
+            return LABELS["white_wins"]
+        if state.result == "1/2-1/2":
+            return LABELS["draw"]
+        return LABELS["finished"]
+    if state.status in ("paused", "adjourned"):
+        return LABELS[state.status]
+    return ""
+
+
+# pages
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the rotation."""
+
+    kind: str  # "tables", "bracket", "standings", "focus"
+    number: int  # 1-based among the pages of its kind
+    of: int  # how many pages of its kind
+    tables: tuple[int, ...] = ()  # tables / focus
+    rows: tuple[int, int] = (0, 0)  # standings: [start, end) line indices
+
+    @property
+    def title(self) -> str:
+        base = LABELS[f"{self.kind}_page"]
+        return f"{base} {self.number}/{self.of}" if self.of > 1 else base
+
+
+def build_pages(
+    model: VenueModel,
+    *,
+    tables_per_page: int,
+    standings_rows: int,
+    focus: int | None = None,
+) -> list[Page]:
+    """The pages to rotate through: the tables (``tables_per_page`` a page), the bracket
+    if there is one, the standings if there are any (``standings_rows`` a page). With
+    ``focus`` one page: that table alone."""
+    if focus is not None:
+        return [Page("focus", 1, 1, tables=(focus,))]
+    pages: list[Page] = []
+    tables = model.tables()
+    per = max(1, tables_per_page)
+    chunks = [tuple(tables[i : i + per]) for i in range(0, len(tables), per)] or [()]
+    pages.extend(Page("tables", i + 1, len(chunks), tables=c) for i, c in enumerate(chunks))
+    competition = model.competition
+    if competition is not None and competition.bracket:
+        pages.append(Page("bracket", 1, 1))
+    if competition is not None and competition.standings:
+        rows = max(1, standings_rows)
+        count = len(competition.standings)
+        spans = [(i, min(count, i + rows)) for i in range(0, count, rows)]
+        pages.extend(Page("standings", i + 1, len(spans), rows=s) for i, s in enumerate(spans))
+    return pages
+
+
+@dataclass
+class Pager:
+    """Which page shows when: each ``page_ms`` the next one, counted from ``start_ms``.
+    ``page_ms`` 0 holds the first page (turn pages by hand with `step`)."""
+
+    page_ms: int
+    start_ms: int
+    offset: int = 0  # pages turned by hand
+
+    def index(self, count: int, now_ms: int) -> int:
+        if count <= 0:
+            return 0
+        turns = (now_ms - self.start_ms) // self.page_ms if self.page_ms > 0 else 0
+        return (max(0, turns) + self.offset) % count
+
+    def step(self, delta: int) -> None:
+        self.offset += delta
+
+    def next_turn_ms(self, now_ms: int) -> int:
+        """When the page next turns by itself (``now_ms + NEVER_MS`` if it never does)."""
+        if self.page_ms <= 0:
+            return now_ms + NEVER_MS
+        turns = max(0, (now_ms - self.start_ms) // self.page_ms)
+        return self.start_ms + (turns + 1) * self.page_ms
+
+
+# competition pages
+
+
+@dataclass(frozen=True)
+class BracketBox:
+    """One match of the placement bracket as drawn."""
+
+    places: str  # "第1-8名 Places 1-8"
+    first: str
+    second: str  # "—" for a bye
+    first_score: str
+    second_score: str
+    winner: int  # 0 undecided, 1 first, 2 second
+
+
+def _first_place(places: str) -> int:
+    return int(places.split("-")[0])
+
+
+def bracket_columns(bracket: Sequence[BracketMatch]) -> list[tuple[int, list[BracketBox]]]:
+    """The bracket by round (one column each), matches ordered by the places they decide."""
+    rounds: dict[int, list[BracketMatch]] = {}
+    for match in bracket:
+        rounds.setdefault(match.round, []).append(match)
+    columns = []
+    for number in sorted(rounds):
+        boxes = []
+        for m in sorted(rounds[number], key=lambda m: (_first_place(m.places), m.places)):
+            winner = 0
+            if m.winner is not None:
+                winner = 1 if m.winner == m.first else 2 if m.winner == m.second else 0
+            boxes.append(
+                BracketBox(
+                    places=LABELS["places"].format(p=m.places),
+                    first=m.first,
+                    second=m.second or "—",
+                    first_score=format_score(m.first_score),
+                    second_score=format_score(m.second_score) if m.second else "",
+                    winner=winner,
+                )
+            )
+        columns.append((number, boxes))
+    return columns
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    place: str  # "3" or "3-4"
+    entrant: str
+    points: str
+    tiebreaks: tuple[str, ...]
+
+
+def tiebreak_header(name: str) -> str:
+    return TIEBREAK_LABELS.get(name, name)
+
+
+def _number(value: float) -> str:
+    return format_score(value) if value >= 0 else "-" + format_score(-value)
+
+
+def standing_rows(lines: Sequence[StandingLine], start: int, end: int) -> list[StandingRow]:
+    """Lines ``start``..``end`` of the standings as the table shows them."""
+    rows = []
+    for line in lines[start:end]:
+        place = str(line.place) if line.place_to == line.place else f"{line.place}-{line.place_to}"
+        rows.append(
+            StandingRow(
+                place=place,
+                entrant=line.entrant,
+                points=_number(line.points),
+                tiebreaks=tuple(_number(v) for v in line.tiebreaks),
+            )
+        )
+    return rows
