@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import json
 import re
 import tomllib
 from collections.abc import Iterator
@@ -37,6 +38,7 @@ __all__ = [
     "GpioClockPins",
     "HostConfig",
     "RefereeConfig",
+    "ScreensConfig",
     "TableConfig",
     "VenueConfig",
     "load_venue",
@@ -112,10 +114,13 @@ class TableConfig:
 
 @dataclass(frozen=True)
 class HostConfig:
-    """One Raspberry Pi and the tables it serves."""
+    """One Raspberry Pi and the tables it serves; it logs in to the broker as its id, with
+    the password in ``broker_password_file`` (None: the default ``secrets/<id>.pass``,
+    see `wuzi.config.credentials`)."""
 
     id: str
     tables: tuple[TableConfig, ...]
+    broker_password_file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -137,7 +142,23 @@ class GameDefaults:
 
 
 @dataclass(frozen=True)
+class ScreensConfig:
+    """The read-only broker users of the displays: ``user`` for the hall's live screens and
+    the table clock displays, ``public_user`` for public screens that may read only the
+    delayed ``public/`` feed. A password file of None means the default
+    ``secrets/<user>.pass`` (see `wuzi.config.credentials`)."""
+
+    user: str = "screens"
+    broker_password_file: str | None = None
+    public_user: str = "screens-public"
+    public_broker_password_file: str | None = None
+
+
+@dataclass(frozen=True)
 class VenueConfig:
+    """A whole venue. ``base_dir`` is the directory relative paths were resolved against
+    (the venue file's, with `load_venue`), None when they were kept as written."""
+
     id: str
     name: str
     broker: BrokerConfig
@@ -146,6 +167,10 @@ class VenueConfig:
     referees: tuple[RefereeConfig, ...] = ()
     defaults: GameDefaults = GameDefaults()
     source: str = "venue.toml"
+    director_database: str | None = None
+    director_broker_password_file: str | None = None
+    screens: ScreensConfig = ScreensConfig()
+    base_dir: str | None = None
 
     def tables(self) -> Iterator[TableConfig]:
         """Every table of the venue, host by host."""
@@ -210,6 +235,17 @@ def _syntax_error(source: str, message: str) -> ConfigError:
     return ConfigError(source, "", f"TOML syntax: {message}")
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _key_name(key: str) -> str:
+    """A key as TOML writes it: bare when it can be, else quoted (``"a.b"``, ``""``), so a
+    key path in a message is never ambiguous."""
+    if _BARE_KEY.fullmatch(key):
+        return key
+    return json.dumps(key, ensure_ascii=False)  # TOML's basic-string escapes are JSON's
+
+
 def _kind(value: object) -> str:
     """What TOML calls the value's type, with an article, for 'found …' messages."""
     if isinstance(value, bool):
@@ -259,7 +295,8 @@ class _Reader:
     def keys(self, table: dict[str, Any], path: str, allowed: tuple[str, ...]) -> None:
         for key in table:
             if key not in allowed:
-                where = f"{path}.{key}" if path else key
+                name = _key_name(key)
+                where = f"{path}.{name}" if path else name
                 close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
                 hint = (
                     f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(allowed)}"
@@ -350,7 +387,9 @@ class _Reader:
     # --- the sections ---------------------------------------------------------------
 
     def venue(self, data: dict[str, Any]) -> VenueConfig:
-        self.keys(data, "", ("venue", "broker", "hosts", "director", "referees", "defaults"))
+        self.keys(
+            data, "", ("venue", "broker", "hosts", "director", "screens", "referees", "defaults")
+        )
         venue = self.section(data, "venue", required=True)
         assert venue is not None
         self.keys(venue, "venue", ("id", "name"))
@@ -358,7 +397,8 @@ class _Reader:
         name = self.required_text(venue, "venue", "name")
         broker = self.broker(data)
         hosts = self.hosts(data)
-        director_id = self.director(data, hosts)
+        director_id, database, director_password_file = self.director(data, hosts)
+        screens = self.screens(data)
         referees = self.referees(data)
         defaults = self.defaults(data)
         return VenueConfig(
@@ -370,6 +410,10 @@ class _Reader:
             referees=referees,
             defaults=defaults,
             source=self.source,
+            director_database=database,
+            director_broker_password_file=director_password_file,
+            screens=screens,
+            base_dir=None if self.base_dir is None else str(self.base_dir),
         )
 
     def broker(self, data: dict[str, Any]) -> BrokerConfig:
@@ -419,14 +463,16 @@ class _Reader:
         table_numbers: dict[int, str] = {}
         for i, item in enumerate(items):
             path = f"hosts[{i}]"
-            self.keys(item, path, ("id", "tables"))
+            self.keys(item, path, ("id", "tables", "broker_password_file"))
             host_id = self.ident(item, path)
             if host_id in host_ids:
                 raise self.error(
                     f"{path}.id", f"{host_id!r} is already used by {host_ids[host_id]}"
                 )
             host_ids[host_id] = path
-            hosts.append(HostConfig(host_id, self.tables(item, path, table_numbers)))
+            tables = self.tables(item, path, table_numbers)
+            password_file = self.path_value(item, path, "broker_password_file")
+            hosts.append(HostConfig(host_id, tables, password_file))
         return tuple(hosts)
 
     def tables(
@@ -485,16 +531,62 @@ class _Reader:
             numbers.append(pin)
         return GpioClockPins(*numbers)
 
-    def director(self, data: dict[str, Any], hosts: tuple[HostConfig, ...]) -> str | None:
+    def director(
+        self, data: dict[str, Any], hosts: tuple[HostConfig, ...]
+    ) -> tuple[str | None, str | None, str | None]:
+        """The director's id, database path and broker password file (each may be None)."""
         table = self.section(data, "director", required=False)
         if table is None:
-            return None
-        self.keys(table, "director", ("id",))
+            return None, None, None
+        self.keys(table, "director", ("id", "database", "broker_password_file"))
         director_id = self.ident(table, "director")
         for i, host in enumerate(hosts):
             if host.id == director_id:
                 raise self.error("director.id", f"{director_id!r} is already used by hosts[{i}]")
-        return director_id
+        database = self.path_value(table, "director", "database")
+        password_file = self.path_value(table, "director", "broker_password_file")
+        return director_id, database, password_file
+
+    def broker_user(self, table: dict[str, Any], path: str, key: str, default: str) -> str:
+        """A broker user name of the screens: as a referee's name (no ':' or spaces)."""
+        value = self.text(table, path, key, required=False)
+        if value is None:
+            return default
+        if not _REFEREE_NAME.fullmatch(value):
+            raise self.error(
+                f"{path}.{key}",
+                f"{_show(value)} is not a broker user name: use 1-64 of letters, digits, '_', "
+                "'.' and '-', starting with a letter or digit",
+            )
+        return value
+
+    def screens(self, data: dict[str, Any]) -> ScreensConfig:
+        table = self.section(data, "screens", required=False)
+        if table is None:
+            return ScreensConfig()
+        self.keys(
+            table,
+            "screens",
+            ("user", "broker_password_file", "public_user", "public_broker_password_file"),
+        )
+        defaults = ScreensConfig()
+        user = self.broker_user(table, "screens", "user", defaults.user)
+        public_user = self.broker_user(table, "screens", "public_user", defaults.public_user)
+        if public_user == user:
+            where = "screens.public_user" if "public_user" in table else "screens.user"
+            raise self.error(
+                where,
+                f"{user!r} is the user of both the live and the public screens: the public "
+                "screens need their own user (they may not read the live tables)",
+            )
+        return ScreensConfig(
+            user=user,
+            broker_password_file=self.path_value(table, "screens", "broker_password_file"),
+            public_user=public_user,
+            public_broker_password_file=self.path_value(
+                table, "screens", "public_broker_password_file"
+            ),
+        )
 
     def referees(self, data: dict[str, Any]) -> tuple[RefereeConfig, ...]:
         referees: list[RefereeConfig] = []

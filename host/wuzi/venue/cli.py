@@ -1,0 +1,308 @@
+"""``wuzi venue …``: commands about the venue as a whole (the contract is in docs/security.md).
+
+``wuzi venue broker-config --config venue.toml --out DIR`` writes the venue broker's
+``DIR/mosquitto.conf``, ``DIR/passwd`` and ``DIR/acl`` from the venue file, and a password
+file for every host, the director and the screens that has none yet (a token file for a
+token referee without one), printing where each went. Existing secrets are kept, and so
+is an old hash that still matches, so running it again logs nobody out. Exit status 0, 1
+with ``wuzi venue broker-config: <what is wrong>`` on a bad venue file or option.
+
+More ``wuzi venue`` subcommands plug in through `SUBCOMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import grp
+import os
+import pwd
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SUBCOMMANDS", "register"]
+
+PROG = "wuzi venue broker-config"
+DEFAULT_DATA_DIR = "/var/lib/mosquitto"
+DEFAULT_BROKER_USER = "mosquitto"
+DEFAULT_TLS_PORT = 8883
+
+
+class _Fail(Exception):
+    """A bad input: the message is printed after the program name, exit status 1."""
+
+
+def _add_broker_config(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "broker-config",
+        help="write the Mosquitto config, password file and ACL from the venue file",
+        description=(
+            "Write DIR/mosquitto.conf, DIR/passwd and DIR/acl for the venue broker: no "
+            "anonymous logins, one user per host, director, referee and screen kind, each "
+            "allowed only its own topics. Password files missing for hosts, the director "
+            "and the screens are created (mode 0600); existing ones are kept."
+        ),
+    )
+    parser.add_argument("--config", required=True, metavar="VENUE.TOML", help="the venue file")
+    parser.add_argument("--out", required=True, metavar="DIR", help="where the broker files go")
+    parser.add_argument(
+        "--port",
+        type=int,
+        metavar="N",
+        help="the plain MQTT listener (default: the venue url's port for mqtt://, none for "
+        "mqtts://)",
+    )
+    parser.add_argument("--bind", metavar="ADDRESS", help="listen on this address only")
+    parser.add_argument("--tls-cert", metavar="FILE", help="the broker's TLS certificate")
+    parser.add_argument("--tls-key", metavar="FILE", help="the broker's TLS private key")
+    parser.add_argument("--tls-ca", metavar="FILE", help="the CA certificate (optional)")
+    parser.add_argument(
+        "--tls-port",
+        type=int,
+        metavar="N",
+        help=f"the TLS listener (default: the venue url's port for mqtts://, else "
+        f"{DEFAULT_TLS_PORT})",
+    )
+    parser.add_argument(
+        "--data-dir",
+        default=DEFAULT_DATA_DIR,
+        metavar="DIR",
+        help=f"the broker's persistence folder (default {DEFAULT_DATA_DIR})",
+    )
+    parser.add_argument(
+        "--broker-user",
+        default=DEFAULT_BROKER_USER,
+        metavar="NAME",
+        help="the system user Mosquitto runs as; when run as root the password file and the "
+        "ACL are given to its group and the data folder to it (default mosquitto)",
+    )
+    parser.set_defaults(func=_broker_config)
+
+
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_broker_config]
+"""Each adds one ``wuzi venue`` subcommand to the subparsers it is given."""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "venue",
+        help="the venue as a whole: broker configuration",
+        description="Commands about the whole venue.",
+    )
+    parser.set_defaults(func=_help(parser))
+    venue_sub = parser.add_subparsers(dest="venue_command", metavar="SUBCOMMAND")
+    for add in SUBCOMMANDS:
+        add(venue_sub)
+
+
+def _help(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    def show(_args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    return show
+
+
+def _broker_config(args: argparse.Namespace) -> int:
+    try:
+        return _write_broker_config(args)
+    except _Fail as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
+
+
+def _port(value: int | None, what: str) -> int | None:
+    if value is not None and not 1 <= value <= 65535:
+        raise _Fail(f"{what} must be 1..65535, not {value}")
+    return value
+
+
+def _settings(args: argparse.Namespace, venue: Any, out: Path) -> Any:
+    from wuzi.venue.broker_config import BrokerSettings, TlsListener
+
+    port = _port(args.port, "--port")
+    tls_port = _port(args.tls_port, "--tls-port")
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise _Fail("give --tls-cert and --tls-key together")
+    if args.tls_ca is not None and args.tls_cert is None:
+        raise _Fail("--tls-ca needs --tls-cert and --tls-key")
+    tls = None
+    if venue.broker.tls:
+        if args.tls_cert is None:
+            raise _Fail(
+                f"the venue's broker url {venue.broker.url} is mqtts://: give --tls-cert and "
+                "--tls-key (or write the url as mqtt://)"
+            )
+        tls_port = tls_port or venue.broker.port
+    elif port is None:
+        port = venue.broker.port
+    if args.tls_cert is not None:
+        for option, name in (("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key)):
+            if not Path(name).is_file():
+                raise _Fail(f"{option}: no file {name}")
+        if args.tls_ca is not None and not Path(args.tls_ca).is_file():
+            raise _Fail(f"--tls-ca: no file {args.tls_ca}")
+        tls = TlsListener(
+            port=tls_port or DEFAULT_TLS_PORT,
+            certfile=str(Path(args.tls_cert).resolve()),
+            keyfile=str(Path(args.tls_key).resolve()),
+            cafile=None if args.tls_ca is None else str(Path(args.tls_ca).resolve()),
+        )
+    if tls is not None and port == tls.port:
+        raise _Fail(f"the plain and the TLS listener cannot both use port {port}")
+    return BrokerSettings(
+        password_file=str(out / "passwd"),
+        acl_file=str(out / "acl"),
+        data_dir=str(Path(args.data_dir).resolve()),
+        port=port,
+        bind=args.bind,
+        tls=tls,
+    )
+
+
+def _secrets(venue: Any) -> tuple[dict[str, tuple[str, bool]], list[str]]:
+    """Each account's ``(password, False)`` or ``(hash, True)`` by user name, and the
+    report lines. Secrets missing for hosts, the director, the screens and token
+    referees are made here (mode 0600)."""
+    from wuzi.bus.auth import AuthError, hash_key, read_token_file
+    from wuzi.config.credentials import broker_users
+    from wuzi.venue.passwords import PasswdError, ensure_secret
+
+    found: dict[str, tuple[str, bool]] = {}
+    report: list[str] = []
+    for user in broker_users(venue):
+        what = _ROLE_NAMES[user.role].format(user.name)
+        if user.password_hash is not None:
+            try:
+                hash_key(user.password_hash)
+            except AuthError as exc:
+                raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
+            found[user.name] = (user.password_hash, True)
+            report.append(f"{what}: logs in with the password of {user.key}")
+            continue
+        assert user.secret_file is not None
+        try:
+            secret, created = ensure_secret(user.secret_file)
+        except (PasswdError, OSError) as exc:
+            raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
+        if user.role == "referee":
+            try:
+                secret = read_token_file(user.secret_file).decode("utf-8")
+            except AuthError as exc:
+                raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
+        found[user.name] = (secret, False)
+        where = user.secret_file
+        if created:
+            report.append(f"{what}: created {where} (mode 0600): copy it to {_whom(user)}")
+        else:
+            report.append(f"{what}: kept {where}{_exposed(where)}")
+    return found, report
+
+
+_ROLE_NAMES = {
+    "host": "host {}",
+    "director": "director {}",
+    "referee": "referee {}",
+    "screens": "live screens (user {})",
+    "screens-public": "public screens (user {})",
+}
+
+
+def _whom(user: Any) -> str:
+    """Who needs a new secret file, for the report."""
+    if user.role == "host":
+        return f"host {user.name}, beside its venue file"
+    if user.role == "director":
+        return "the director's machine"
+    if user.role == "referee":
+        return f"referee {user.name} and every host (it signs the referee's commands)"
+    if user.role == "screens":
+        return "every live screen and table clock display"
+    return "every public (delayed) screen"
+
+
+def _exposed(path: str) -> str:
+    """A warning for a secret file others may read."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""
+    return f" (warning: others may read it: chmod 600 {path})" if mode & 0o077 else ""
+
+
+def _old_hashes(path: Path) -> dict[str, str]:
+    from wuzi.venue.passwords import PasswdError, parse_passwd
+
+    try:
+        return parse_passwd(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, PasswdError) as exc:
+        print(f"{PROG}: note: the old {path} is not used ({exc})", file=sys.stderr)
+        return {}
+
+
+def _hand_over(paths: list[Path], data_dir: Path, broker_user: str) -> str | None:
+    """As root: the broker's files to its group, its data folder to it (it drops root)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        account = pwd.getpwnam(broker_user)
+    except KeyError:
+        return f"note: no system user {broker_user!r}: make the files readable by the broker"
+    group = grp.getgrgid(account.pw_gid).gr_name
+    for path in paths:
+        os.chown(path, 0, account.pw_gid)
+    os.chown(data_dir, account.pw_uid, account.pw_gid)
+    return (
+        f"gave {', '.join(p.name for p in paths)} to group {group} and {data_dir} to {broker_user}"
+    )
+
+
+def _write_broker_config(args: argparse.Namespace) -> int:
+    from wuzi.config import ConfigError, load_venue
+    from wuzi.venue.broker_config import acl_text, mosquitto_conf
+    from wuzi.venue.passwords import format_passwd, hash_for, write_private
+
+    try:
+        venue = load_venue(args.config)
+        out = Path(args.out).resolve()
+        settings = _settings(args, venue, out)
+        acl = acl_text(venue)
+        conf = mosquitto_conf(venue, settings)
+        secrets, report = _secrets(venue)
+    except ConfigError as exc:
+        raise _Fail(str(exc)) from None
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        data_dir = Path(settings.data_dir)
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _Fail(f"cannot create {exc.filename}: {exc.strerror or exc}") from None
+    old = _old_hashes(out / "passwd")
+    entries = {
+        name: value if hashed else hash_for(value, old.get(name))
+        for name, (value, hashed) in secrets.items()
+    }
+    try:
+        write_private(out / "passwd", format_passwd(entries), 0o640)
+        write_private(out / "acl", acl, 0o640)
+        write_private(out / "mosquitto.conf", conf, 0o644)
+        handed = _hand_over([out / "passwd", out / "acl"], data_dir, args.broker_user)
+    except OSError as exc:
+        raise _Fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
+    for line in report:
+        print(line)
+    print(f"wrote {out / 'passwd'} ({len(entries)} users)")
+    print(f"wrote {out / 'acl'}")
+    print(f"wrote {out / 'mosquitto.conf'}")
+    if handed:
+        print(handed)
+    if venue.broker.username is not None:
+        print(
+            f"note: the shared [broker] user {venue.broker.username!r} is not a user of this "
+            "broker: every process logs in as itself (docs/security.md)"
+        )
+    print(f"start the broker: mosquitto -c {out / 'mosquitto.conf'}")
+    return 0
