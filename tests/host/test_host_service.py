@@ -101,4 +101,5 @@ def test_sigkill_at_random_instants_recovers_every_table(host: HostUnderTest, se
     public = host.observer.events[1]
     assert len({e.event_id for e in public}) == len(public)
     assert sorted(e.seq for e in public) == list(range(1, len(public) + 1))
-    assert host.observer.states[1].moves == tuple(expected)
+    # the table state follows its events on the bus: wait for it rather than race it
+    wait_for(lambda: host.observer.states[1].moves == tuple(expected), 10, "the state's moves")
