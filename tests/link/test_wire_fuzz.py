@@ -11,15 +11,20 @@ and the sans-I/O sessions on top of it.
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from wuzi.link import wire
 from wuzi.link.errors import LinkError
-from wuzi.link.session import BoardSession, ClockSession, EventSession, SensorChange
+from wuzi.link.session import (
+    HELLO_RETRY_MS,
+    BoardSession,
+    ClockSession,
+    Connected,
+    EventSession,
+    SensorChange,
+)
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FILLER = bytes(wire.MAX_FRAME + 1)  # an idle line: no sync byte, longer than any frame
@@ -239,22 +244,12 @@ def odd_frames(draw: st.DrawFn, kind: int) -> bytes:
     if msg_type == wire.T_INFO and size >= wire.LEN_INFO:
         body[wire.INFO_MAJOR] = wire.PROTOCOL_MAJOR  # else every INFO is a version error
         body[wire.INFO_KIND] = kind
-        text = wire.INFO_SERIAL, wire.INFO_REVISION + wire.TEXT_LEN
-        assume(_decodes(bytes(body[text[0] : text[1]])))  # see the xfail test below
     elif msg_type in (wire.T_CHANGE, wire.T_PRESS) and size and draw(st.booleans()):
         body[-1] = BOOT & 0xFF  # this boot's tag, so the event is looked at
         wire.put_u32(body, 0, draw(st.integers(0, 6)))
     elif msg_type == wire.T_HEARTBEAT and size >= 4 and draw(st.booleans()):
         wire.put_u32(body, 0, BOOT)
     return wire.encode(msg_type, draw(st.integers(0, 255)), bytes(body))
-
-
-def _decodes(raw: bytes) -> bool:
-    try:
-        raw.decode()
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 @FUZZ
@@ -275,16 +270,21 @@ def test_good_frames_saying_anything_raise_only_link_errors(
         assert session.last_evno <= session.known_latest or session.boot_id is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeDecodeError,
-    reason="BUG (wuzi.link.session._on_info via wire.get_text): an INFO frame whose serial "
-    "or revision is not UTF-8 raises UnicodeDecodeError out of receive_data",
-)
-def test_an_info_frame_with_a_serial_that_is_not_text_is_refused_cleanly() -> None:
+@pytest.mark.parametrize("field", ["serial", "revision"])
+def test_an_info_frame_with_a_serial_that_is_not_text_is_refused_cleanly(field: str) -> None:
     session = BoardSession(port_name="fuzz")
     session.connection_made(0)
-    frame = wire.encode(wire.T_INFO, 0, info_body(wire.KIND_SENSOR, serial=b"\xff\xfe"))
-    with contextlib.suppress(LinkError):  # refusing the board is fine; so is ignoring it
-        session.receive_data(frame, 10)
-    assert session.boot_id in (None, BOOT)
+    session.data_to_send()
+    body = bytearray(info_body(wire.KIND_SENSOR))
+    at = wire.INFO_SERIAL if field == "serial" else wire.INFO_REVISION
+    body[at : at + 2] = b"\xff\xfe"
+    assert session.receive_data(wire.encode(wire.T_INFO, 0, bytes(body)), 10) == []
+    assert session.boot_id is None and session.info is None  # nothing learnt from it
+    assert session.health.malformed == 1
+    assert session.last_malformed.startswith(f"fuzz: INFO frame ignored: its {field} is not text")
+    assert "ff fe" in session.last_malformed
+    # the handshake goes on: HELLO again after the retry time, and a good INFO connects
+    assert session.poll(10 + HELLO_RETRY_MS) == []
+    assert session.data_to_send()[4] == wire.T_HELLO
+    good = session.receive_data(wire.encode(wire.T_INFO, 1, info_body(wire.KIND_SENSOR)), 300)
+    assert [type(e) for e in good] == [Connected] and session.boot_id == BOOT

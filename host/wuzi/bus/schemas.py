@@ -22,6 +22,7 @@ keys, no spaces), so ``parse_message(t, encode(m)) == m``. Pure: no I/O, no cloc
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -39,6 +40,7 @@ MAX_OPEN_ALERTS = 50  # a RefereeState lists at most this many (the newest)
 MAX_POINT = 224
 MAX_TIME_MS = 10**12  # about 31 years: any larger clock reading or time delta is garbage
 MAX_STAMP_MS = 10**13  # time stamps are Unix ms (wall clock); 10**13 is the year 2286
+MAX_DEPTH = 32  # lists and objects inside lists and objects; Wuzi's own messages need 4
 
 TABLE_STATUSES = ("idle", "playing", "paused", "adjourned", "finished")
 RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -653,7 +655,46 @@ def _decode(topic: str, payload: bytes) -> JsonObject:
         raise MessageError(topic, None, f"payload is not valid JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise MessageError(topic, None, f"payload must be a JSON object, not {_describe(obj)}")
+    _check_values(topic, obj)
     return obj
+
+
+def _check_values(topic: str, obj: JsonObject) -> None:
+    """Refuse what JSON can say but a message must not hold, because it could not be
+    encoded again (to check a signature, to store it, to pass it on): a number beyond a
+    float's range (``1e999`` reads as infinity), a string with a lone surrogate
+    (``"\\ud800"`` is not Unicode text) and nesting deeper than `MAX_DEPTH` (encoding
+    it again would exhaust Python's stack). Iterative, so any depth is safe to walk."""
+    stack: list[tuple[tuple[str | int, ...], object]] = [((), obj)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict | list):
+            if len(path) > MAX_DEPTH:
+                _bad_value(topic, path, f"is nested more than {MAX_DEPTH} levels deep")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str) and not _is_text(key):
+                    _bad_value(topic, path, f"has a key {key!r} that is not Unicode text")
+                stack.append(((*path, key), item))
+        elif isinstance(value, str) and not _is_text(value):
+            _bad_value(topic, path, f"{value[:40]!r} is not Unicode text (a lone surrogate)")
+        elif isinstance(value, float) and not math.isfinite(value):
+            _bad_value(topic, path, "is a number beyond the range of a float")
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _bad_value(topic: str, path: tuple[str | int, ...], reason: str) -> NoReturn:
+    """A `MessageError` whose field is the value's path, as the readers name it
+    (``args.moves[3]``, ``alerts[2].text``), or None for the payload itself."""
+    name = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+    raise MessageError(topic, name or None, reason)
 
 
 def parse_message(topic: str, payload: bytes) -> Message:

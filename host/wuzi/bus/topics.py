@@ -32,6 +32,7 @@ from dataclasses import dataclass
 ROOT = "wuzi"
 PROTOCOL = "v1"
 MAX_TABLE = 9999
+MAX_SHOWN = 100  # characters of a foreign topic (or level) quoted in an error
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _TABLE = re.compile(r"[1-9][0-9]{0,3}")
@@ -98,12 +99,19 @@ class Topic:
         return TOPIC_POLICY[self.kind]
 
 
+def _shown(value: object) -> str:
+    """``repr(value)``, cut: an MQTT topic may be 64 KiB, an error line should not."""
+    if isinstance(value, str) and len(value) > MAX_SHOWN:
+        return f"{value[:MAX_SHOWN]!r}… ({len(value)} characters)"
+    return repr(value)
+
+
 def check_name(what: str, value: str) -> str:
     """A venue or host id: 1-64 of letters, digits, ``_`` and ``-``, starting alphanumeric."""
     if not isinstance(value, str) or not _NAME.fullmatch(value):
         raise TopicError(
             f"{what} must be 1-64 letters, digits, '_' or '-' (starting with a letter or digit),"
-            f" not {value!r}"
+            f" not {_shown(value)}"
         )
     return value
 
@@ -222,7 +230,8 @@ def all_arbiter(venue: str) -> str:
 def _parse_table(level: str, topic: str) -> int:
     if not _TABLE.fullmatch(level):
         raise TopicError(
-            f"topic {topic!r}: table level must be a number 1-{MAX_TABLE}, not {level!r}"
+            f"topic {_shown(topic)}: table level must be a number 1-{MAX_TABLE},"
+            f" not {_shown(level)}"
         )
     return int(level)
 
@@ -233,13 +242,15 @@ def parse_topic(topic: str) -> Topic:
         raise TopicError(f"topic must be a string, not {type(topic).__name__}")
     levels = topic.split("/")
     if len(levels) < 4 or levels[0] != ROOT:
-        raise TopicError(f"topic {topic!r} is not under {ROOT}/{PROTOCOL}/<venue>/")
+        raise TopicError(f"topic {_shown(topic)} is not under {ROOT}/{PROTOCOL}/<venue>/")
     if levels[1] != PROTOCOL:
-        raise TopicError(f"topic {topic!r}: protocol level is {levels[1]!r}, expected {PROTOCOL!r}")
+        raise TopicError(
+            f"topic {_shown(topic)}: protocol level is {_shown(levels[1])}, expected {PROTOCOL!r}"
+        )
     try:
         venue = check_name("venue", levels[2])
     except TopicError as exc:
-        raise TopicError(f"topic {topic!r}: {exc}") from None
+        raise TopicError(f"topic {_shown(topic)}: {exc}") from None
     rest = levels[3:]
     head = rest[0]
     if head == "table" and len(rest) == 3 and rest[2] in ("state", "events"):
@@ -249,7 +260,7 @@ def parse_topic(topic: str) -> Topic:
         try:
             host = check_name("host id", rest[1])
         except TopicError as exc:
-            raise TopicError(f"topic {topic!r}: {exc}") from None
+            raise TopicError(f"topic {_shown(topic)}: {exc}") from None
         return Topic(TopicKind.HOST_STATUS, venue, host=host)
     if head == "assignments" and len(rest) == 2:
         return Topic(TopicKind.ASSIGNMENT, venue, table=_parse_table(rest[1], topic))
@@ -273,4 +284,6 @@ def parse_topic(topic: str) -> Topic:
     ):
         kind = TopicKind.PUBLIC_STATE if rest[3] == "state" else TopicKind.PUBLIC_EVENTS
         return Topic(kind, venue, table=_parse_table(rest[2], topic))
-    raise TopicError(f"topic {topic!r}: unknown path {'/'.join(rest)!r} under the venue")
+    raise TopicError(
+        f"topic {_shown(topic)}: unknown path {_shown('/'.join(rest))} under the venue"
+    )

@@ -154,6 +154,7 @@ class LinkHealth:
     reconnects: int = 0
     unknown_types: int = 0
     board_errors: int = 0
+    malformed: int = 0  # frames of a known type whose content cannot be read: ignored
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -206,6 +207,7 @@ class EventSession:
         self._events: list[LinkEvent] = []
         self._replay_tries = 0
         self._replay_since = 0
+        self.last_malformed = ""  # why the latest malformed frame was ignored (for the logs)
 
     # -- the h11-like surface -----------------------------------------------------------
 
@@ -374,14 +376,18 @@ class EventSession:
                 f"{body[wire.INFO_MINOR]}, this host speaks v{wire.PROTOCOL_MAJOR}."
                 f"{wire.PROTOCOL_MINOR}; flash matching firmware (make flash) or update the host"
             )
+        serial = self._info_text(body, wire.INFO_SERIAL, "serial")
+        revision = self._info_text(body, wire.INFO_REVISION, "revision")
+        if serial is None or revision is None:
+            return
         info = BoardInfo(
             kind=body[wire.INFO_KIND],
             major=major,
             minor=body[wire.INFO_MINOR],
             boot_id=wire.get_u32(body, wire.INFO_BOOT),
             evno=wire.get_u32(body, wire.INFO_EVNO),
-            serial=wire.get_text(body, wire.INFO_SERIAL, wire.TEXT_LEN),
-            revision=wire.get_text(body, wire.INFO_REVISION, wire.TEXT_LEN),
+            serial=serial,
+            revision=revision,
             debounce_scans=body[wire.INFO_DEBOUNCE],
             scan_us=wire.get_u16(body, wire.INFO_SCAN_US),
         )
@@ -418,6 +424,21 @@ class EventSession:
         at = self._host_ms(tick, now_ms, True)
         self._events.append(Connected(info, rebooted, new_boot, at, at - tick))
         self._note_latest(info.evno, now_ms)
+
+    def _info_text(self, body: bytes, at: int, what: str) -> str | None:
+        """An INFO text field, or None (the frame counted as malformed, with its reason)
+        when it is not UTF-8: a board's firmware writes ASCII, so such a frame is damage
+        the CRC missed or a broken firmware; the HELLO retry asks again."""
+        try:
+            return wire.get_text(body, at, wire.TEXT_LEN)
+        except UnicodeDecodeError as exc:
+            raw = bytes(body[at : at + wire.TEXT_LEN]).rstrip(b"\0")
+            self.health.malformed += 1
+            self.last_malformed = (
+                f"{self.port_name}: INFO frame ignored: its {what} is not text"
+                f" ({exc.reason} at byte {exc.start}: {raw.hex(' ')})"
+            )
+            return None
 
     def _on_heartbeat(self, body: bytes, now_ms: int) -> None:
         if len(body) < wire.LEN_HEARTBEAT:
