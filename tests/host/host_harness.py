@@ -144,15 +144,19 @@ class HostUnderTest:
 
     # the process
 
-    def start(self) -> None:
+    def start(self, *, relative_config: bool = False) -> None:
+        """Start ``wuzi host``; ``relative_config``: from the folder above the venue
+        file's, naming it by a relative path (``tmpdir/venue.toml``)."""
         assert self.process is None
+        cwd = self.tmp.parent if relative_config else None
+        config = Path(self.tmp.name) / self.config.name if relative_config else self.config
         args = [
             sys.executable,
             "-m",
             "wuzi.cli",
             "host",
             "--config",
-            str(self.config),
+            str(config),
             "--host",
             "pi-test",
             "--state-dir",
@@ -162,7 +166,7 @@ class HostUnderTest:
             args.append("--standalone")
         log = (self.tmp / f"host-{self.starts}.log").open("wb")
         self.starts += 1
-        self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=cwd)
         log.close()
         wait_for(lambda: self._answers() or self._died(), 20, "the host's control socket")
         assert not self._died(), self.log()

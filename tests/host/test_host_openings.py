@@ -11,15 +11,20 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 from bus_helpers import MosquittoBroker
 from host_harness import HostUnderTest, wait_for
+from service_harness import InProcessHost
 
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import Assignment, Message, TableEvent, TableState
+from wuzi.host.service import HostService
+from wuzi.host.table_runtime import TableRuntime, table_id
+from wuzi.journal import Journal, JournalEntry
+from wuzi.journal.journal import NewEvent
 from wuzi.rules.board import parse_point
 
 BLACK, WHITE = 1, 2
@@ -283,3 +288,44 @@ def test_a_press_without_a_stone_is_an_infraction_told_only_to_the_referees(
     assert host.observer.moves(1) == p("h8")
     assert state(host).moves == tuple(p("h8"))
     assert_no_leak(recorder)
+
+
+def test_a_menu_choice_and_the_press_that_closes_it_are_one_journal_transaction(
+    tmp_path: Path, mosquitto: MosquittoBroker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash between the decision and its press must not leave the decision alone in
+    the journal: both go in one ``append_many`` (one SQLite transaction, one fsync)."""
+    host = HostUnderTest(tmp_path, mosquitto.url, tables=1, opening="chinese-2013")
+    inside = InProcessHost(host)
+    batches: list[list[str]] = []
+
+    def spy_on_the_journal(service: HostService) -> None:
+        journal = service.journal
+        assert journal is not None
+        append_many = journal.append_many
+
+        def spy(rows: Iterable[NewEvent]) -> list[JournalEntry]:
+            entries = append_many(rows)
+            batches.append([e.kind for e in entries])
+            return entries
+
+        monkeypatch.setattr(journal, "append_many", spy)
+
+    try:
+        inside.run_in_background(spy_on_the_journal)
+        wait_for(lambda: 1 in host.observer.states, 10, "the table state")
+        host.move(1, "h8", BLACK, 0)
+        host.move(1, "i9", WHITE, 0)
+        host.move(1, "j10", BLACK, 0)
+        choose_in_menu(host, 1, 1, 1, "decision")  # White: SWAP, then StAY, confirmed
+        live = inside.service.tables[1].runtime.session
+        inside.stop_background()
+    finally:
+        inside.close()
+        host.close()
+    [batch] = [b for b in batches if "in.decide" in b]
+    assert "in.clock_pressed" in batch[batch.index("in.decide") :], batches
+    assert live is not None
+    with Journal.open(inside.options.journal_path, "pi-test") as journal:
+        recovered = TableRuntime.recover(1, host.venue_id, journal.entries(table_id(1)))
+    assert recovered.session == live

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 from bus_helpers import MosquittoBroker
-from host_harness import HostUnderTest, wait_for
+from host_harness import HostUnderTest, Observer, wait_for
 
+from wuzi.bus.client import BusClient
 from wuzi.rules.board import parse_point
 
 BLACK, WHITE = 1, 2
@@ -103,3 +104,78 @@ def test_sigkill_at_random_instants_recovers_every_table(host: HostUnderTest, se
     assert sorted(e.seq for e in public) == list(range(1, len(public) + 1))
     # the table state follows its events on the bus: wait for it rather than race it
     wait_for(lambda: host.observer.states[1].moves == tuple(expected), 10, "the state's moves")
+
+
+@pytest.fixture
+def one_table(tmp_path: Path, mosquitto: MosquittoBroker) -> Iterator[HostUnderTest]:
+    h = HostUnderTest(tmp_path, mosquitto.url, tables=1)
+    yield h
+    h.close()
+
+
+def _alerts_since(host: HostUnderTest, count: int) -> list[tuple[str, list[int]]]:
+    with host.observer.lock:
+        fresh = host.observer.alerts.get(1, [])[count:]
+        return [(str(e.data["reason"]), list(e.data["points"])) for e in fresh]
+
+
+def test_a_restart_compares_the_board_with_the_journal(one_table: HostUnderTest) -> None:
+    """The stones in place are no news; a stone placed while the host was down is the
+    move it is (it waits for its press); a stone lifted meanwhile is one alert."""
+    host = one_table
+    host.start()
+    wait_for(lambda: 1 in host.observer.states, 10, "table 1 state")
+    # a1 (the first point of a scan) stays empty: the scan starts on an unchanged point
+    for n, name in enumerate(["h8", "b1", "i9"]):
+        host.move(1, name, BLACK if n % 2 == 0 else WHITE, n % 2)
+    host.kill()
+    told = len(host.observer.alerts.get(1, []))
+    host.sim.place(1, "a3", WHITE)  # White's move 4, placed while the host is down
+    time.sleep(0.3)
+    host.start()
+    wait_for(lambda: host._pending_stone(1) == parse_point("a3"), 10, "a3 waiting for its press")
+    time.sleep(0.5)  # anything spurious would have been said by now
+    assert _alerts_since(host, told) == [("host_restarted", [])]
+    assert host.observer.moves(1) == [parse_point(p) for p in ("h8", "b1", "i9")]
+    assert host.command("resume", 1)["ok"]
+    wait_for(lambda: host.observer.states[1].status == "playing", 5, "resumed")
+    host.sim.press(1, 1)
+    expected = [parse_point(p) for p in ("h8", "b1", "i9", "a3")]
+    wait_for(lambda: host.observer.moves(1) == expected, 10, "a3 judged as move 4")
+    host.kill()
+    told = len(host.observer.alerts.get(1, []))
+    host.sim.lift(1, "b1")
+    time.sleep(0.3)
+    host.start()
+    wait_for(lambda: len(_alerts_since(host, told)) >= 2, 10, "the restart and the removal told")
+    time.sleep(0.5)
+    assert _alerts_since(host, told) == [("host_restarted", []), ("removed", [parse_point("b1")])]
+    assert host.observer.moves(1) == expected
+
+
+def test_a_clean_stop_leaves_the_retained_status_offline(
+    one_table: HostUnderTest, mosquitto: MosquittoBroker
+) -> None:
+    host = one_table
+    host.start()
+    wait_for(lambda: host.observer.online is True, 10, "the host's online status")
+    assert host.stop() == 0
+    wait_for(lambda: host.observer.online is False, 5, "the host's offline status")
+    late = Observer()  # someone who subscribes afterwards reads the retained status
+    bus = BusClient(mosquitto.url, "late-" + host.venue_id)
+    bus.subscribe(f"wuzi/v1/{host.venue_id}/host/+/status", late)
+    bus.connect()
+    try:
+        wait_for(lambda: late.online is not None, 5, "the retained status")
+        assert late.online is False
+    finally:
+        bus.close()
+
+
+def test_a_relative_config_path_finds_the_referee_token_beside_it(one_table: HostUnderTest) -> None:
+    host = one_table
+    host.start(relative_config=True)  # the token file is named relative to the venue file
+    wait_for(lambda: 1 in host.observer.states, 10, "table 1 state")
+    reply = host.command("pause", 1, reason="a question")
+    assert reply["ok"], reply
+    wait_for(lambda: host.observer.states[1].status == "paused", 5, "paused")

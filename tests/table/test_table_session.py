@@ -198,6 +198,44 @@ def test_a_refused_decision_is_an_alert_not_a_change() -> None:
     assert t.s.game.step is not None and t.s.game.step.choices == ("swap", "stay")
 
 
+def test_a_decision_s_press_refused_during_a_pause_still_closes_it_after_the_resume() -> None:
+    t = Table()
+    for name, colour in (("h8", B), ("h9", W), ("h10", B)):
+        t.move(name, colour, FIRST)
+    t.s.decide(t.tick(), SECOND, "stay")
+    t.do(RefereePause, reason="a question")
+    refused = t.press(SECOND)  # the held clock takes no press
+    assert alerts(refused) == [AlertReason.REFUSED]
+    assert t.s.game.infractions(SECOND) == 0
+    t.do(RefereeResume)
+    out = t.press(SECOND)  # the decision still waits: this press closes it
+    assert AlertReason.PRESS_WITHOUT_STONE not in alerts(out)
+    assert t.s.game.infractions(SECOND) == 0
+    assert t.s.clock.state.running is SECOND  # W4 is White's, after "stay"
+    assert [m.number for m in judged(t.move("a1", W, SECOND))] == [4]
+    assert TableSession.replay(t.s.inputs) == t.s
+
+
+def test_the_offer_kept_still_waits_for_its_press_after_a_host_restart() -> None:
+    t = Table()
+    for name, colour in (("h8", B), ("h9", W), ("h10", B)):
+        t.move(name, colour, FIRST)
+    t.s.decide(t.tick(), SECOND, "stay")
+    t.press(SECOND)
+    t.move("a1", W, SECOND)
+    t.stone("j8", B)
+    t.stone("g12", B)
+    t.press(FIRST)
+    t.s.choose(t.tick(), SECOND, P("j8"))
+    t.do(HostRestarted)
+    assert alerts(t.press(SECOND)) == [AlertReason.REFUSED]
+    t.do(RefereeResume)
+    assert AlertReason.PRESS_WITHOUT_STONE not in alerts(t.press(SECOND))
+    assert t.s.game.infractions(SECOND) == 0
+    assert t.s.clock.state.running is SECOND  # White plays move 6
+    assert TableSession.replay(t.s.inputs) == t.s
+
+
 def test_white_6_while_an_unchosen_offer_is_on_the_board() -> None:
     t = Table()
     chinese_opening(t, remove_offer=False)

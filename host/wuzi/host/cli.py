@@ -86,8 +86,12 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
+    # The venue file's relative paths (token files, the broker's password and CA files)
+    # are relative to its own folder: load it by its resolved path, so they come out
+    # absolute and nothing joins them to a base a second time.
+    config = Path(args.config).resolve()
     try:
-        venue = load_venue(args.config)
+        venue = load_venue(config)
     except ConfigError as exc:
         return _fail(str(exc))
     if args.broker is not None:
@@ -117,7 +121,7 @@ def _run(args: argparse.Namespace) -> int:
         control_path=control,
         standalone=args.standalone,
         command_max_age_ms=int(args.command_max_age * 1000),
-        base_dir=Path(args.config).resolve().parent,
+        base_dir=config.parent,
         broker_url=args.broker,
         records_dir=(
             None

@@ -41,6 +41,7 @@ from wuzi.bus.schemas import (
 )
 from wuzi.config import TableConfig, VenueConfig
 from wuzi.host import publish, records
+from wuzi.host.board_recovery import RecoveringBoardLink
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
 from wuzi.host.displays import faces, leds
@@ -50,7 +51,6 @@ from wuzi.host.timebase import HostTime
 from wuzi.io.gpio_clock import GpioClock
 from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
 from wuzi.journal import Journal, JournalEntry
-from wuzi.link.board_link import BoardLink
 from wuzi.link.reconciler import Alert, StoneEvent
 from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.buttons import REFEREE_CALLED, ButtonMapper, button_of
@@ -65,6 +65,9 @@ log = logging.getLogger("wuzi.host")
 HEARTBEAT_NS = 1_000_000_000
 COMMAND_MAX_AGE_MS = 120_000
 MAX_WAIT_MS = 50
+PLAYER_ACTIONS = frozenset({"decide", "choose", "declare", "claim"})
+"""Players' actions a referee enters for them: one the game refuses refuses the command
+(nothing is journaled but the alert), where a player's button gets a ``refused`` alert."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,9 @@ class ServiceOptions:
     command_max_age_ms: int = COMMAND_MAX_AGE_MS
     unpressed_alert_ms: int = 10_000
     pin_factory: Any = None  # gpiozero pin factory (MockFactory in tests)
-    base_dir: Path | None = None  # where the venue file's relative paths start
+    # where the venue file's relative paths start, for a venue parsed without a folder
+    # (``load_venue`` already made them relative to the file's own: then unused)
+    base_dir: Path | None = None
     records_dir: Path | None = None  # each finished game's JSON record (None: not written)
     broker_url: str | None = None  # instead of the venue file's (how this Pi reaches it)
 
@@ -99,6 +104,7 @@ class _Table:
     first_button: int = 0
     seq: int = 0  # the journal seq of the table's last event
     record_saved: str | None = None  # the game id whose finished record is on disk
+    refused_assignment: Assignment | Cleared | None = None  # told once, not at each delivery
 
 
 @dataclass(frozen=True)
@@ -170,6 +176,7 @@ class HostService:
         self._next_heartbeat_ns = 0
         self._stopping = False
         self.recovered_tables = 0
+        self._status: Callable[[bool], RetainedMessage] | None = None  # the host's status
 
     # --- starting and stopping ----------------------------------------------------------
 
@@ -178,7 +185,7 @@ class HostService:
         self.journal = Journal.open(self.options.journal_path, self.options.host_id)
         self.time = HostTime.after(self._last_known_ns(self.journal))
         self.loop = LinkLoop(clock=self.time.now_ms)
-        self._keys = referee_keys(self.venue, self.options.base_dir)
+        self._keys = referee_keys(self.venue, self._base_dir())
         self._inbox.wake_r, self._inbox.wake_w = os.pipe()
         os.set_blocking(self._inbox.wake_r, False)
         os.set_blocking(self._inbox.wake_w, False)
@@ -259,6 +266,8 @@ class HostService:
             message = HostStatus(host, online, tables, self.boot_id, self.wall_ms())
             return RetainedMessage(status_topic, message)
 
+        self._status = status
+
         self.bus = BusClient(
             self.options.broker_url or broker.url,
             f"wuzi-host-{host}",
@@ -281,18 +290,23 @@ class HostService:
         )
         self.bus.connect()
 
+    def _base_dir(self) -> Path | None:
+        """The folder the venue's relative paths are taken from: None when ``load_venue``
+        has already joined them to the venue file's folder (joining them to it again
+        would name a folder inside the folder)."""
+        return None if self.venue.base_dir is not None else self.options.base_dir
+
     def _path(self, name: str) -> str:
-        base = self.options.base_dir
+        base = self._base_dir()
         return str(base / name) if base is not None and not Path(name).is_absolute() else name
 
     def _open_devices(self, table: _Table) -> None:
         assert self.loop is not None
         config = table.config
         if config.board_port and not config.simulated_board:
-            link = BoardLink(
-                port_name=config.board_port,
-                board=table.runtime.board_cells(),
-                skip_history=True,  # what lies on the board now, not its log since boot
+            # what lies on the board now, not its log since boot, compared with the journal
+            link = RecoveringBoardLink(
+                port_name=config.board_port, board=table.runtime.board_cells()
             )
             table.board = BoardDriver(config.board_port, link)
             self._by_driver[table.board] = table
@@ -322,6 +336,10 @@ class HostService:
         """Stop cleanly: the bus says offline (not the last will), devices and journal close."""
         self.notifier.stopping()
         if self.bus is not None:
+            if self._status is not None:
+                # a clean DISCONNECT makes the broker drop the last will: say it ourselves
+                offline = self._status(False)
+                self.bus.publish(offline.topic, offline.message)
             self.bus.wait_drained(2.0)
             self.bus.close()
             self.bus = None
@@ -437,8 +455,9 @@ class HostService:
         except TableError as exc:
             self._host_alert(table, AlertReason.REFUSED, f"button {button}: {exc}")
             return
-        for event in inputs:
-            self._feed(table, event)
+        # A menu's confirmation is the action and the press that closes it: one journal
+        # transaction, so a crash never leaves the action without its press.
+        self._feed_all(table, inputs)
         for signal in table.mapper.take_signals():
             if signal == REFEREE_CALLED:
                 self._host_alert(table, AlertReason.CLAIM, "the players call the referee")
@@ -500,26 +519,47 @@ class HostService:
             self.journal.mark_sent(acked)
 
     def _on_message(self, topic: str, message: Message) -> None:
+        """One message from the bus (only the topics subscribed to come here, parsed).
+        Whatever is ignored or refused is logged with its reason."""
         if isinstance(message, Assignment | Cleared):  # only retained assignments parse so
             number = topics.parse_topic(topic).table
             if number in self.tables:
                 self._on_assignment(self.tables[number], message)
-        elif isinstance(message, ArbiterCommand) and message.action not in DIRECTOR_ACTIONS:
-            self.execute(message)  # the director's actions (confirm-result) are not ours
+            else:
+                log.warning("%s: ignored: table %s is not served here", topic, number)
+        elif isinstance(message, ArbiterCommand):
+            if message.action in DIRECTOR_ACTIONS:  # confirm-result: the director's, not ours
+                log.info(
+                    "command %s (%s) is the director's: ignored", message.command_id, message.action
+                )
+            else:
+                self.execute(message)
+        else:
+            log.warning("%s: ignored: a %s is not for a host", topic, type(message).__name__)
 
     def _on_assignment(self, table: _Table, message: Assignment | Cleared) -> None:
+        number = table.runtime.number
+        if message == table.refused_assignment:  # the retained message again (a reconnect)
+            log.info("table %d: the refused assignment again: ignored", number)
+            return
         try:
             changed, why = table.runtime.offer_assignment(message)
         except TableError as exc:
+            log.warning("table %d: assignment refused: %s", number, exc)
+            table.refused_assignment = message
             self._host_alert(table, AlertReason.REFUSED, f"assignment refused: {exc}")
             return
-        if changed:
-            self._host_alert(
-                table,
-                AlertReason.REFUSED if isinstance(message, Cleared) else AlertReason.BOARD,
-                why,
-            )
-            self._publish_state(table)
+        table.refused_assignment = None
+        if not changed:
+            log.info("table %d: assignment unchanged (%s)", number, why)
+            return
+        log.info("table %d: %s", number, why)
+        self._host_alert(
+            table,
+            AlertReason.REFUSED if isinstance(message, Cleared) else AlertReason.BOARD,
+            why,
+        )
+        self._publish_state(table)
 
     # --- arbiter commands ------------------------------------------------------------
 
@@ -537,7 +577,9 @@ class HostService:
             log.warning("command %s refused: %s", command.command_id, exc)
             return False, f"not authenticated: {exc}"
         if command.table is not None and command.table not in self.tables:
-            return False, f"table {command.table} is not served by host {self.options.host_id}"
+            why = f"table {command.table} is not served by host {self.options.host_id}"
+            log.info("command %s ignored: %s", command.command_id, why)
+            return False, why
         targets = (
             [self.tables[command.table]]
             if command.table is not None
@@ -555,7 +597,9 @@ class HostService:
     def _execute_on(self, table: _Table, command: ArbiterCommand) -> str:
         runtime = table.runtime
         if command.command_id in runtime.commands_seen:
-            return ""  # a repeat (QoS 1 delivers at least once): already done
+            # a repeat (QoS 1 delivers at least once): already done
+            log.info("table %d: command %s again: ignored", runtime.number, command.command_id)
+            return ""
         now, wall = runtime.clamp(self.time.now_ns()), self.wall_ms()
         meta = {"referee": command.referee, "action": command.action}
         try:
@@ -571,8 +615,17 @@ class HostService:
             if session is None:
                 raise TableError("no game is running on this table")
             inputs = to_inputs(command, now, session.game)
-            self._commit(table, runtime.feed_command(command.command_id, meta, inputs, wall))
+            strict = command.action in PLAYER_ACTIONS
+            records = runtime.feed_command(command.command_id, meta, inputs, wall, strict=strict)
+            self._commit(table, records)
         except (TableError, CommandError) as exc:
+            log.warning(
+                "table %d: command %s (%s) refused: %s",
+                runtime.number,
+                command.command_id,
+                command.action,
+                exc,
+            )
             self._host_alert(
                 table,
                 AlertReason.REFUSED,
@@ -599,13 +652,22 @@ class HostService:
     # --- feeding, journaling, publishing ----------------------------------------------
 
     def _feed(self, table: _Table, event: TableInput) -> None:
-        try:
-            records = table.runtime.feed(event, self.wall_ms())
-        except TableError as exc:
-            log.warning("table %d: input refused: %s", table.runtime.number, exc)
-            return
-        self._commit(table, records)
-        table.display_due_ns = 0
+        self._feed_all(table, [event])
+
+    def _feed_all(self, table: _Table, events: Iterable[TableInput]) -> None:
+        """Feed the inputs of one happening (a press, a stone) and journal what they did
+        in one transaction. An input the session refuses changes nothing and is logged;
+        the others stand."""
+        records: list[Record] = []
+        wall = self.wall_ms()
+        for event in events:
+            try:
+                records += table.runtime.feed(event, wall)
+            except TableError as exc:
+                log.warning("table %d: input refused: %s", table.runtime.number, exc)
+        if records:
+            self._commit(table, records)
+            table.display_due_ns = 0
 
     def _host_alert(self, table: _Table, reason: AlertReason, text: str) -> None:
         self._commit(table, table.runtime.alert(self.time.now_ns(), self.wall_ms(), reason, text))

@@ -140,28 +140,43 @@ class TableRuntime:
 
     # --- feeding the session ----------------------------------------------------------
 
-    def feed(self, event: TableInput, wall_ms: int) -> list[Record]:
+    def feed(self, event: TableInput, wall_ms: int, *, strict: bool = False) -> list[Record]:
         """Apply one input; the records to journal. A refused input raises TableError and
-        changes nothing (nothing to journal)."""
+        changes nothing (nothing to journal). ``strict``: an action the game refuses (a
+        ``refused`` alert, which a player's button gets) raises TableError too; the session
+        has taken the input then, so only ``feed_command``, which rebuilds it, passes it."""
         session = self._session()
         outputs = session.handle(event)
         self.last_ns = event.now_ns
+        session.take_outputs()
+        refused = [
+            o for o in outputs if isinstance(o, RefereeAlert) and o.reason is AlertReason.REFUSED
+        ]
+        if strict and refused:
+            raise TableError(refused[0].text)
         kind, payload = encode_input(event)
         records = [Record(kind, payload, False, event.now_ns // 1_000_000)]
-        session.take_outputs()
         return records + self._outputs(outputs, wall_ms)
 
     def feed_command(
-        self, command_id: str, meta: dict[str, Any], events: Iterable[TableInput], wall_ms: int
+        self,
+        command_id: str,
+        meta: dict[str, Any],
+        events: Iterable[TableInput],
+        wall_ms: int,
+        *,
+        strict: bool = False,
     ) -> list[Record]:
         """Apply an arbiter command's inputs, all or nothing: if one is refused, the
-        session is rebuilt as it was (nothing is journaled) and the TableError raised."""
+        session is rebuilt as it was (nothing is journaled) and the TableError raised.
+        ``strict``: a player's action the referee enters (a decision, a claim) that the
+        game refuses is the command's refusal, not a ``refused`` alert that stands."""
         session = self._session()
         before = session.inputs
         records: list[Record] = []
         try:
             for event in events:
-                records += self.feed(event, wall_ms)
+                records += self.feed(event, wall_ms, strict=strict)
         except TableError:
             if len(session.inputs) != len(before):
                 self.session = TableSession.replay(before)

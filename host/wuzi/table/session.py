@@ -545,8 +545,19 @@ class TableSession(OpeningActions, RefereeCommands):
                 )
             return
         if self._acted is seat:
-            self._acted = None
-            table_press(clock, now, game, acted=True, by=seat)
+            result = table_press(clock, now, game, acted=True, by=seat)
+            if result.accepted:
+                self._acted = None
+                return
+            # a held clock (a pause, an adjournment, a restart) refuses the press: the
+            # action still waits for it, so the press after the resume closes it
+            self._alert(
+                now,
+                AlertReason.REFUSED,
+                f"press not taken by the clock ({result.reason}); the {seat.value} seat's "
+                "opening action still waits for its press",
+                seat=seat,
+            )
             return
         result = table_press(clock, now, game, acted=False, by=seat)
         if not result.accepted or game.is_over:
