@@ -1,12 +1,12 @@
-"""The showcase (`make demo` until the venue demo lands) plays its game to the end."""
+"""The showcase (`wuzi demo --showcase`) plays its game to the end."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
 
-from wuzi.demo import play
 from wuzi.rules.formats import load
+from wuzi.showcase import play
 
 
 def test_showcase_ends_with_the_claimed_double_three(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""``wuzi demo``: the showcase of what is built so far.
+"""``wuzi demo --showcase``: one judged game, scripted, instant.
 
 One game of the team final is played through the real rules engine and the real clock
 core, as a table host will drive them: the Chinese 2013 opening (寒星 Kansei placed by the
@@ -9,13 +9,12 @@ referee's explanation, and the record is printed as a score sheet and, with ``--
 written in every format.
 
 Time is simulated (each action's thinking time is given), so the run is instant and the
-same every time. The whole simulated venue replaces this once the venue issue lands.
+same every time — the quick look at the rules engine and the clock; ``wuzi demo`` without
+``--showcase`` plays the whole simulated final (``wuzi.sim.venue_run``).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -135,18 +134,3 @@ def play(out: Path | None, stream: Any) -> int:
             path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
             print(f"wrote {path}", file=stream)
     return 0 if result is not None else 1
-
-
-def _command(args: argparse.Namespace) -> int:
-    return play(Path(args.out) if args.out else None, sys.stdout)
-
-
-def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "demo",
-        help="the showcase: one judged game with its clock and record",
-        description="Play a scripted game of the team final through the rules engine and the "
-        "clock core, show the referee's private alerts and the claim, print the score sheet.",
-    )
-    p.add_argument("--out", metavar="DIR", help="also write the record in every format to DIR")
-    p.set_defaults(func=_command)

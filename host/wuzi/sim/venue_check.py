@@ -1,0 +1,165 @@
+"""What a finished demo final must show, checked from its output folder alone.
+
+The guarantees the venue makes, read back the way an appeals committee would: every game
+the bots played has a record on its host, and the record's moves are the bots' moves —
+no stone lost, doubled or invented through kills, cuts and noise; every game's result is
+in the director's database exactly once; no clock was charged for an outage (a player's
+clock runs only while the table is playing, so its total use is at most the time the
+bots spent on their moves plus the hands' own slack — never the length of an outage);
+and every one of the 16 places is given once.
+
+Pure reading: ``check_run`` returns the problems, an empty list when all holds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+__all__ = ["check_run", "director_results", "load_truths"]
+
+
+SLACK_MS = 1500  # what the people's view of a turn may differ from the host's (an
+# outage the check must catch is a host's restart: 4 s and more)
+
+
+def load_truths(out: Path) -> dict[str, list[str]]:
+    """game id -> the moves the bots played (``truth/*.json``)."""
+    return {game_id: value[0] for game_id, value in _truth_files(out).items()}
+
+
+def _truth_files(out: Path) -> dict[str, tuple[list[str], list[Any]]]:
+    found = {}
+    for path in sorted((out / "truth").glob("*.json")):
+        value = json.loads(path.read_text(encoding="utf-8"))
+        moves = [str(m) for m in value["moves"]]
+        found[str(value["game_id"])] = (moves, list(value.get("turns", [])))
+    return found
+
+
+def overcharged(record: dict[str, Any], turns: list[Any]) -> list[str]:
+    """The moves whose clock charge exceeds the turn as the people saw it, less the time
+    the table stood still (``TurnTimer``): a clock that ran through an outage."""
+    details = record.get("move_details", [])
+    found = re.search(r"\+(\d+(?:\.\d+)?)", str(record.get("time_control", "")))
+    increment_ms = round(float(found.group(1)) * 1000) if found else 0
+    out = []
+    for k in range(1, min(len(details), len(turns))):
+        turn = turns[k]
+        if turn is None:
+            continue
+        wall_ms, stopped_ms = int(turn[0]), int(turn[1])
+        before, after = details[k - 1], details[k]
+        charged = (
+            int(before["first_ms"]) + int(before["second_ms"])
+            - int(after["first_ms"]) - int(after["second_ms"])
+            + increment_ms
+        )  # fmt: skip
+        if charged > wall_ms - stopped_ms + SLACK_MS:
+            out.append(
+                f"move {k + 1}: charged {charged} ms, the turn took {wall_ms} ms of which "
+                f"the table stood still {stopped_ms} ms"
+            )
+    return out
+
+
+def director_results(db: Path) -> dict[str, list[str]]:
+    """game id -> every result the director's database holds for it: the game's own row
+    (``director_game``, one per game by its key) and each ``result-confirmed`` entry of
+    the append-only audit log — a result taken twice (a host's report delivered again
+    after a restart, say) shows up as a second confirmation."""
+    found: dict[str, list[str]] = {}
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        rows = connection.execute("SELECT id, result FROM director_game").fetchall()
+        audit = connection.execute(
+            "SELECT details FROM director_audit WHERE action = 'result-confirmed'"
+        ).fetchall()
+    finally:
+        connection.close()
+    confirmed: dict[str, int] = {}
+    for (details,) in audit:
+        game = json.loads(details).get("game")
+        if isinstance(game, str):
+            confirmed[game] = confirmed.get(game, 0) + 1
+    for game_id, result in rows:
+        if result is not None:
+            found[str(game_id)] = [str(result)] * max(1, confirmed.get(str(game_id), 0))
+    return found
+
+
+def check_run(out: Path) -> list[str]:
+    """Every problem with the finished run in ``out`` (``wuzi demo --out``)."""
+    problems: list[str] = []
+    files = _truth_files(out)
+    truths = {game_id: moves for game_id, (moves, _) in files.items()}
+    if not truths:
+        return [f"no games in {out / 'truth'}"]
+    for game_id, (moves, turns) in files.items():
+        path = out / "games" / f"{_safe(game_id)}.json"
+        if not path.exists():
+            problems.append(f"{game_id}: no record in {out / 'games'}")
+            continue
+        record = json.loads(path.read_text(encoding="utf-8"))
+        recorded = [str(m) for m in record.get("moves", [])]
+        if recorded != moves:
+            problems.append(f"{game_id}: recorded {recorded} but the bots played {moves}")
+        if record.get("result") is None:
+            problems.append(f"{game_id}: the record has no result")
+        problems += [f"{game_id}: {p}" for p in overcharged(record, turns)]
+    db = out / "run" / "final.sqlite"
+    if db.exists():
+        results = director_results(db)
+        for game_id in truths:
+            held = results.get(game_id, [])
+            if len(held) != 1:
+                problems.append(f"{game_id}: {len(held)} results in the director's database")
+            elif game_id not in problems_for_records(problems):
+                expected = _assigned_winner(out, game_id)
+                if expected is not None and held[0] != expected:
+                    problems.append(
+                        f"{game_id}: the director holds {held[0]!r}, the record says {expected!r}"
+                    )
+    else:
+        problems.append(f"no director database at {db}")
+    standings_path = out / "standings.json"
+    if standings_path.exists():
+        standings = json.loads(standings_path.read_text(encoding="utf-8"))
+        places = sorted(int(line["place"]) for line in standings)
+        if places != list(range(1, len(standings) + 1)) or len(standings) != 16:
+            problems.append(f"the standings do not give places 1-16 once each: {places}")
+    else:
+        problems.append(f"no {standings_path}")
+    return problems
+
+
+def problems_for_records(problems: list[str]) -> set[str]:
+    return {p.split(":", 1)[0] for p in problems if "no record" in p}
+
+
+def _assigned_winner(out: Path, game_id: str) -> str | None:
+    """The record's result in the director's terms: the colour the winner was assigned
+    (the first seat is the assignment's Black; a swap changes the stones, not the
+    seats), or "draw"."""
+    path = out / "games" / f"{_safe(game_id)}.json"
+    if not path.exists():
+        return None
+    record = json.loads(path.read_text(encoding="utf-8"))
+    result, black_seat = record.get("result"), record.get("black_seat", "first")
+    if result == "draw":
+        return "draw"
+    if result not in ("black", "white"):
+        return None
+    winner_seat = black_seat if result == "black" else _other(black_seat)
+    return "black" if winner_seat == "first" else "white"
+
+
+def _other(seat: str) -> str:
+    return "second" if seat == "first" else "first"
+
+
+def _safe(game_id: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in game_id)

@@ -1,0 +1,151 @@
+"""The people at a demo table: the floor referee's commands and the turn timer."""
+
+from __future__ import annotations
+
+from wuzi.bus.schemas import Assignment, HostStatus, TableState
+from wuzi.sim.venue_hands import (
+    DRAW_REASON,
+    RESUME_AFTER_MS,
+    RETRY_MS,
+    HandsConfig,
+    TableHands,
+    TurnTimer,
+    game_seed,
+)
+from wuzi.sim.virtual_board import VirtualBoard
+from wuzi.sim.virtual_clock import VirtualClock
+
+
+def assignment(game_id: str, *, playoff: bool = False) -> Assignment:
+    return Assignment(
+        1, game_id, "甲", "乙", "renju", "free", {}, "270+3", 1, 1, playoff, issued_ms=0
+    )
+
+
+def state(
+    game_id: str | None, status: str, moves: tuple[int, ...] = (), seq: int = 1
+) -> TableState:
+    return TableState(1, game_id, seq, status, moves, 270_000, 270_000, None, None, 0)
+
+
+def hands(**config: object) -> TableHands:
+    return TableHands(1, VirtualBoard(seed=1), VirtualClock(seed=2), HandsConfig(**config))  # type: ignore[arg-type]
+
+
+def test_the_referee_starts_an_assigned_game_on_an_idle_table_and_repeats_it_if_unanswered() -> (
+    None
+):
+    table = hands()
+    table.hear(state(None, "idle"))
+    assert table.tick(0) == []  # nothing assigned yet
+    table.hear(assignment("r1-m1-b1"))
+    [command] = table.tick(10)
+    assert (command.action, command.table, command.args) == ("next-game", 1, {})
+    assert table.tick(10 + RETRY_MS - 1) == []
+    assert [c.action for c in table.tick(10 + RETRY_MS)] == ["next-game"]
+    table.hear(state("r1-m1-b1", "playing", seq=2))
+    assert table.tick(10 + 2 * RETRY_MS) == []  # the game began: players, no command
+    assert table.game is not None and table.game.player.game_id == "r1-m1-b1"
+
+
+def test_the_referee_starts_the_game_an_idle_table_shows_waiting() -> None:
+    table = hands()
+    table.hear(assignment("r1-m5-b1"))
+    table.hear(state("r1-m5-b1", "idle"))  # the host shows who plays next here
+    assert [c.action for c in table.tick(0)] == ["next-game"]
+
+
+def test_no_next_game_while_a_game_runs_or_is_finished_without_a_new_assignment() -> None:
+    table = hands()
+    table.hear(assignment("g1"))
+    table.hear(state("g1", "playing", seq=1))
+    assert table.tick(0) == []
+    table.hear(state("g1", "finished", seq=2))
+    assert table.tick(1) == []
+
+
+def test_no_next_game_while_stones_are_on_the_board() -> None:
+    table = hands()
+    table.board.set_cell(112, 1)
+    table.hear(state(None, "idle"))
+    table.hear(assignment("r1-m1-b1"))
+    assert table.tick(0) == []
+    table.board.set_cell(112, 0)
+    assert [c.action for c in table.tick(1)] == ["next-game"]
+
+
+def test_a_paused_table_is_resumed_once_the_host_is_back_and_its_links_up() -> None:
+    table = hands()
+    table.hear(assignment("g"))
+    table.hear(state("g", "playing", seq=1))
+    table.tick(0)
+    table.hear(HostStatus("pi-1", True, (1,), "boot-2", 0, links_down=(1,)))
+    table.hear(state("g", "paused", seq=2))
+    assert table.tick(0) == [] and table.tick(RESUME_AFTER_MS + 10) == []  # board away
+    table.hear(HostStatus("pi-1", True, (1,), "boot-2", 0))
+    assert table.tick(RESUME_AFTER_MS + 20) == []  # looked at it just now
+    assert [c.action for c in table.tick(2 * RESUME_AFTER_MS + 30)] == ["resume"]
+
+
+def test_a_planned_draw_is_recorded_by_the_referee_and_never_in_a_playoff() -> None:
+    drawn = next(
+        g for g in (f"r1-m{m}-b1" for m in range(1, 50))
+        if game_seed(1, g, "draw") % 1000 / 1000 < 0.5
+    )  # fmt: skip
+    table = hands(draw_share=0.5, draw_after_moves=2)
+    table.hear(assignment(drawn))
+    table.hear(state(drawn, "playing", (112,), seq=1))
+    table.tick(0)
+    assert table.game is not None and table.game.draw_at_moves in (2, 3, 4)
+    table.hear(state(drawn, "playing", tuple(range(100, 105)), seq=5))
+    if table.game.player.in_hand is None:
+        [command] = table.tick(1)
+        assert command.action == "set-result"
+        assert command.args == {"winner": None, "reason": DRAW_REASON}
+        assert table.game.frozen
+    playoff = hands(draw_share=1.0)
+    playoff.hear(assignment("r3-m1-p1", playoff=True))
+    playoff.hear(state("r3-m1-p1", "playing", seq=1))
+    playoff.tick(0)
+    assert playoff.game is not None and playoff.game.draw_at_moves is None
+
+
+def test_the_turn_timer_counts_a_restart_but_not_a_cut_cable() -> None:
+    timer, turns = TurnTimer(boot="b1"), []  # type: list[tuple[int, int] | None]
+    up = HostStatus("pi-1", True, (1,), "b1", 0)
+    timer.tick(state("g", "playing"), up, 0)
+    timer.moved(1, 0, turns)  # pressed at 0
+    # cut off for 5 s: offline (its will), then back with the same boot: not an outage
+    timer.tick(state("g", "playing"), HostStatus("pi-1", False, (1,), "b1", 0), 1000)
+    timer.tick(state("g", "playing"), HostStatus("pi-1", False, (1,), "b1", 0), 6000)
+    timer.tick(state("g", "playing"), up, 6000)
+    timer.moved(2, 6900, turns)  # pressed at 6.9 s, the state arrived later
+    # killed: offline 4 s, back as a new boot, paused 2 s until the referee resumes (the
+    # timer charges each tick's interval to what it sees at its end: ticks are 5 ms apart)
+    timer.tick(state("g", "playing"), up, 8000)
+    timer.tick(state("g", "playing"), HostStatus("pi-1", False, (1,), "b1", 0), 8000)
+    timer.tick(state("g", "playing"), HostStatus("pi-1", False, (1,), "b1", 0), 12000)
+    back = HostStatus("pi-1", True, (1,), "b2", 0)
+    timer.tick(state("g", "paused"), back, 12000)
+    timer.tick(state("g", "paused"), back, 14000)
+    timer.tick(state("g", "playing"), back, 14000)
+    timer.moved(3, 14900, turns)
+    timer.moved(5, 16000, turns)  # two moves in one state: neither turn is known
+    timer.moved(6, 16000, turns)  # no press since the last move: not known either
+    timer.moved(7, 16500, turns)
+    timer.tick(state("g", "playing"), back, 16600, board_disturbed=True)  # a board reset
+    timer.moved(8, 17000, turns)  # not the clock's to answer for
+    timer.moved(9, 17400, turns)
+    assert turns == [None, (6900, 0), (8000, 6000), None, None, None, (500, 0), None, (400, 0)]
+
+
+def test_a_fallen_flag_is_recorded_as_the_loss_it_is_never_resumed() -> None:
+    table = hands()
+    table.hear(assignment("g"))
+    table.hear(state("g", "playing", seq=1))
+    table.tick(0)
+    flagged = TableState(1, "g", 9, "paused", (112,), -5, 1000, None, None, 0)
+    table.hear(flagged)
+    [command] = table.tick(RESUME_AFTER_MS * 3)
+    assert command.action == "set-result"
+    assert command.args == {"winner": "white", "reason": "black's flag fell"}

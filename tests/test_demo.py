@@ -1,0 +1,47 @@
+"""``wuzi demo``'s command line: the showcase still plays; bad options are usage errors;
+a run that cannot reach its broker fails with the reason and exit 1 (the whole final is
+played in tests/e2e)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wuzi.cli import main
+from wuzi.host.bench_venue import free_port
+
+
+def test_the_showcase_is_one_option_away(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--showcase", "--out", str(tmp_path)]) == 0
+    assert "0-1  White wins (forbidden-33)" in capsys.readouterr().out
+    assert (tmp_path / "showcase-json.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--speed", "0"], "the speed must be from 1 to 100, not 0"),
+        (["--speed", "fast"], "the speed must be a number, not 'fast'"),
+        (["--seed", "x"], "invalid int value"),
+    ],
+)
+def test_bad_options_are_usage_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["demo", *args])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_broker_that_is_not_there_fails_the_run_with_its_address(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("wuzi.sim.venue_run.CONNECT_TIMEOUT_S", 2.0)
+    url = f"mqtt://127.0.0.1:{free_port()}"
+    code = main(["demo", "--headless", "--broker", url, "--out", str(tmp_path / "out")])
+    assert code == 1
+    assert f"wuzi demo: cannot reach the broker at {url}" in capsys.readouterr().err
