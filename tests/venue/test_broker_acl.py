@@ -222,3 +222,12 @@ def test_the_tls_listener_takes_the_same_users() -> None:
             finally:
                 good.close()
                 bad.close()
+
+
+def test_the_director_publishes_its_own_status_and_no_host_s(peers: dict[str, Peer]) -> None:
+    screens = peers["screens"]
+    assert screens.subscribe(topics.all_host_statuses(V)) == [1]
+    peers["dir"].publish(topics.host_status(V, "h1"), b"posing-as-h1")
+    peers["dir"].publish(topics.host_status(V, "dir"), b"director-online")
+    got = screens.wait_for(topics.host_status(V, "dir"), b"director-online")
+    assert [payload for _t, payload in got] == [b"director-online"]

@@ -26,7 +26,6 @@ import time
 import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from wuzi.bus.schemas import Message
@@ -87,13 +86,6 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _read_password_file(path: str) -> str:
-    try:
-        return Path(path).read_text("utf-8").strip()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read the broker password file {path!r}: {exc}") from None
-
-
 def resolve_source(
     args: argparse.Namespace, sample: Callable[[], list[tuple[str, Message, int]]]
 ) -> Source:
@@ -124,10 +116,15 @@ def resolve_source(
         source.config = config
         source.broker = source.broker or config.broker.url
         source.venue = source.venue or config.id
-        source.username, source.ca_file = config.broker.username, config.broker.ca_file
-        source.password = config.broker.password
-        if source.password is None and config.broker.password_file:
-            source.password = _read_password_file(config.broker.password_file)
+        from wuzi.config.credentials import broker_login
+
+        try:  # the screens' own read-only user (docs/security.md)
+            source.username, source.password = broker_login(config, "screens")
+        except ConfigError as exc:
+            raise CliError(str(exc)) from None
+        if args.broker and url_has_login(args.broker):
+            source.username = source.password = None  # the URL's own login, as given
+        source.ca_file = config.broker.ca_file
     return source
 
 

@@ -142,13 +142,18 @@ def _command(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         broker = broker or config.broker.url
         venue = venue or config.id
-        password = config.broker.password
-        if password is None and config.broker.password_file:
-            try:
-                password = Path(config.broker.password_file).read_text("utf-8").strip()
-            except OSError as exc:
-                return _fail(f"cannot read the broker password file: {exc}")
-        username, ca_file = config.broker.username, config.broker.ca_file
+        from wuzi.config.credentials import broker_login
+        from wuzi.display.clock_cli import url_has_login
+
+        try:  # the screens' own read-only user (docs/security.md)
+            username, password = broker_login(
+                config, "screens-public" if args.public else "screens"
+            )
+        except ConfigError as exc:
+            return _fail(str(exc))
+        if args.broker and url_has_login(args.broker):
+            username = password = None  # the URL's own login, as given
+        ca_file = config.broker.ca_file
 
     from wuzi.display import headless
 

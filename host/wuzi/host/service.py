@@ -254,11 +254,13 @@ class HostService:
             table.mapper = ButtonMapper(first)
 
     def _connect_bus(self) -> None:
+        from wuzi.config.credentials import broker_login
+
         broker = self.venue.broker
-        password = broker.password
-        if password is None and broker.password_file:
-            password = Path(self._path(broker.password_file)).read_text(encoding="utf-8").strip()
         venue, host = self.venue.id, self.options.host_id
+        # the host's own broker user (the generated ACL lets it publish only its own
+        # tables' topics); the shared [broker] login when the venue file names none
+        username, password = broker_login(self.venue, "host", host)
         status_topic = topics.host_status(venue, host)
         tables = tuple(sorted(self.tables))
 
@@ -271,7 +273,7 @@ class HostService:
         self.bus = BusClient(
             self.options.broker_url or broker.url,
             f"wuzi-host-{host}",
-            username=broker.username,
+            username=username,
             password=password,
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,
             will=status(False),

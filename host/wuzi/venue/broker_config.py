@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from wuzi.bus import topics
 from wuzi.bus.schemas import MAX_PAYLOAD_BYTES
-from wuzi.config.credentials import BrokerUser, broker_users
+from wuzi.config.credentials import DEFAULT_DIRECTOR_ID, BrokerUser, broker_users
 from wuzi.config.venue import VenueConfig
 
 __all__ = [
@@ -120,8 +120,9 @@ def _host_rules(venue: str, user: BrokerUser) -> list[AclRule]:
     return rules
 
 
-def _director_rules(venue: str) -> list[AclRule]:
+def _director_rules(venue: str, director_id: str) -> list[AclRule]:
     return [
+        AclRule(READWRITE, topics.host_status(venue, director_id)),  # its retained status
         AclRule(READWRITE, topics.all_assignments(venue)),
         AclRule(READWRITE, topics.competition_state(venue)),
         AclRule(READ, topics.all_table_states(venue)),
@@ -151,7 +152,7 @@ def acl_rules(venue: VenueConfig) -> dict[str, tuple[AclRule, ...]]:
         if user.role == "host":
             found = _host_rules(venue.id, user)
         elif user.role == "director":
-            found = _director_rules(venue.id)
+            found = _director_rules(venue.id, venue.director_id or DEFAULT_DIRECTOR_ID)
         elif user.role == "referee":
             found = _referee_rules(venue.id)
         else:
