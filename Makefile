@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 test: setup lint
 	$(PY) -m pytest -q -m "not slow" --ignore=tests/e2e $(PYTEST_ARGS)
 
-## test-e2e: the whole final with faults (tests/e2e: about 8 minutes on 2 cores; CI runs
+## test-e2e: the whole final with faults (tests/e2e: about 5 minutes on 2 cores; CI runs
 ##           it after `make test`). Alone on the machine: its bots play in real time.
 test-e2e: setup
 	$(PY) -m pytest -q -m "not slow" --basetemp=.e2e-tmp tests/e2e $(PYTEST_ARGS)

@@ -30,7 +30,7 @@ GOLDEN = Path(__file__).with_name(f"clean_standings_seed{SEED}.json")
 
 def play(out: Path, *, faults: bool) -> list[dict[str, object]]:
     options = RunOptions(
-        out=out, seed=SEED, speed=10, faults=faults, screens_every_s=0, timeout_s=1500, think_ms=25
+        out=out, seed=SEED, speed=10, faults=faults, screens_every_s=0, timeout_s=900, think_ms=25
     )
     result = VenueRun(options).run()
     assert result.problems == []

@@ -88,6 +88,7 @@ class CoreHost:
     events: list[TableEvent] = field(default_factory=list)
     dropped: int = 0
     restarts: int = 0
+    away_until_ms: int = 0  # the broker is away: messages wait until then
 
     def __post_init__(self) -> None:
         self.session = TableSession(self.setup, self.now_ms * NS)
@@ -238,7 +239,8 @@ class CoreHost:
 
     def _send(self, t: int, message: Message) -> None:
         self.count += 1
-        heapq.heappush(self.outbox, (t + self.latency_ms, self.count, message))
+        due = max(t, self.away_until_ms) + self.latency_ms
+        heapq.heappush(self.outbox, (due, self.count, message))
 
     def deliveries(self, now_ms: int) -> list[Message]:
         out = []
@@ -271,6 +273,15 @@ class CoreHost:
         self.advance_to(now_ms)
         self.up = False
         self._status(now_ms, online=False)  # the broker publishes the host's last will
+
+    def broker_restart(self, now_ms: int) -> None:
+        """The broker goes away for a moment: it sends the host's last will as it shuts
+        down; the host goes on judging, its messages wait and arrive, then its status
+        (the same boot). Nothing else is published while nobody moves."""
+        self.advance_to(now_ms)
+        self._status(now_ms, online=False)
+        self.away_until_ms = now_ms + 400
+        self._status(self.away_until_ms, online=True)
 
     def restart(self, now_ms: int) -> None:
         """Rebuild from the inputs (the journal), a fresh button mapper, the board read
@@ -358,6 +369,14 @@ def run(
         player.observe(message, now)
     player.poll(now)
     return done
+
+
+def clean_truth(seed: int, **kw: object) -> list[str]:
+    """The moves the bots play at a host without faults (a faulty run must play them too)."""
+    host = CoreHost(setup())
+    player = TablePlayer(config(**kw), seed=seed)
+    run(host, player)
+    return player.truth()
 
 
 def assert_clean_game(
@@ -463,10 +482,7 @@ def test_a_slow_host_delivering_everything_late_changes_nothing() -> None:
     player = TablePlayer(config(), seed=3)
     run(host, player)
     assert_clean_game(host, player)
-    quick_host = CoreHost(setup())
-    quick = TablePlayer(config(), seed=3)
-    run(quick_host, quick)
-    assert player.truth() == quick.truth()
+    assert player.truth() == clean_truth(3)
 
 
 def test_lost_presses_are_pressed_again() -> None:
@@ -475,10 +491,7 @@ def test_lost_presses_are_pressed_again() -> None:
     run(host, player)
     assert host.dropped >= 3
     assert_clean_game(host, player)
-    clean_host = CoreHost(setup())
-    clean = TablePlayer(config(), seed=3)
-    run(clean_host, clean)
-    assert player.truth() == clean.truth()
+    assert player.truth() == clean_truth(3)
 
 
 @pytest.mark.parametrize(
@@ -502,10 +515,42 @@ def test_host_restarts_at_random_instants_lose_nothing(seed: int, referee_view: 
     run(host, player, faults=faults)
     assert host.restarts >= 3
     assert_clean_game(host, player)
-    clean_host = CoreHost(setup())
-    clean = TablePlayer(config(think_ms=40), seed=seed)
-    run(clean_host, clean)
-    assert player.truth() == clean.truth()  # the bots' game does not depend on the faults
+    assert player.truth() == clean_truth(
+        seed, think_ms=40
+    )  # the bots' game does not depend on the faults
+
+
+def test_broker_restarts_between_moves_do_not_stop_the_game() -> None:
+    """The will then the same boot's status, and no new state (nobody moved meanwhile):
+    the host never stopped, so the hands go on at once — waiting for a state here would
+    wait for ever (seen in the demo final with a broker restart)."""
+    rng = random.Random(9)
+    faults: dict[int, str] = {}
+    t = 0
+    for _ in range(5):
+        t += rng.randint(500, 4000)
+        faults[t] = "broker_restart"
+    host = CoreHost(setup())
+    player = TablePlayer(config(think_ms=40), seed=5)
+    run(host, player, until_ms=120_000, faults=faults)
+    assert_clean_game(host, player)
+    assert player.truth() == clean_truth(5, think_ms=40)
+
+
+def test_a_restarted_host_that_sends_no_state_is_rejoined_after_a_while() -> None:
+    """A new boot id with no state after it (its states came before its status): the
+    hands wait ``rejoin_ms`` for one, then go on from the state they have."""
+    host = CoreHost(setup())
+    player = TablePlayer(config(rejoin_ms=2000), seed=3)
+    run(host, player, until_ms=1500)
+    assert player.state is not None and player.state.status == "playing"
+    player.observe(HostStatus("pi", False, (1,), "boot-0", 1500), 1500)
+    player.observe(HostStatus("pi", True, (1,), "boot-1", 1600), 1600)
+    assert not [t for t in range(1600, 3600, 10) if player.poll(t)]  # nothing heard since
+    host.advance(3600)
+    run(host, player)
+    assert_clean_game(host, player)
+    assert player.truth() == clean_truth(3)
 
 
 def test_a_stone_the_host_never_took_in_is_put_down_again() -> None:

@@ -30,10 +30,15 @@ choice (swap, N, the offer kept) is made by reading the chooser's display: the c
 button until the display shows the option wanted, then the chooser's own button — so a
 menu lost in a restart is simply opened again, and a stale one is never confirmed
 blindly. The hands keep still while the state says ``paused`` (after a restart the game
-waits for the referee's ``resume``), while the host is offline (its ``HostStatus`` last
-will, when the runner passes it) and, once it is back, until it has sent a state again;
-the first stone after the status changes waits ``settle_ms`` (a host back from a restart
-is still reading its board afresh). Then play goes on from what the state shows.
+waits for the referee's ``resume``) and while the host is offline (its ``HostStatus`` last
+will, when the runner passes it: the broker sends it when the host's connection drops,
+and also when the broker itself shuts down). Back with the same boot id, the host never
+stopped judging — only its messages waited, and they arrive before its new status — so
+play goes on at once. Back with a new boot id it restarted: the hands wait until it has
+sent a state again, or ``rejoin_ms`` at most (its states may have been delivered before
+its status, and nothing new may follow while nobody moves). The first stone after the
+status changes waits ``settle_ms`` (a host back from a restart is still reading its
+board afresh). Then play goes on from what the state shows.
 
 Not followed: a referee's take-back or correction of a stone (the state's moves no longer
 extend the player's: ``problem`` says so and the player stops).
@@ -120,7 +125,8 @@ class PlayerConfig:
     a board 150 ms quiet), and how long the wood stays quiet after offers are lifted;
     ``retry_ms`` the least time before an action is repeated on evidence that it was
     lost; ``stall_ms`` the time after which an action is repeated without evidence;
-    ``menu_wait_ms`` how long a menu press waits for the display to change."""
+    ``menu_wait_ms`` how long a menu press waits for the display to change;
+    ``rejoin_ms`` the longest wait for a state from a host back from a restart."""
 
     ruleset: str = "renju"
     opening: str = "free"
@@ -134,6 +140,7 @@ class PlayerConfig:
     stall_ms: int = 20_000
     menu_wait_ms: int = 1000
     claim_retry_ms: int = 4000
+    rejoin_ms: int = 3000
 
     def new_game(self) -> Game:
         """The player's own copy of the game (auto mode: a five ends it at once, so the
@@ -203,7 +210,7 @@ class TablePlayer:
         self._status_since_ms = 0  # when the table's status last changed (a restart, a resume)
         self._boot: str | None = None
         self._host_online = True
-        self._awaiting_state = False  # the host is back: wait for a state it sent since
+        self._awaiting_state_until_ms: int | None = None  # restarted: wait for a new state
         self._boot_changes = 0
         self._displays: list[bytes] = [b"", b""]
         self._wood: dict[Point, Colour] = {}
@@ -244,7 +251,7 @@ class TablePlayer:
         if old is None or old.status != state.status:
             self._status_since_ms = now_ms
         self._state = state
-        self._awaiting_state = False
+        self._awaiting_state_until_ms = None
 
     def observe_event(self, event: TableEvent, now_ms: int) -> None:
         if event.game_id != self._game_id and self._game_id is not None:
@@ -263,13 +270,15 @@ class TablePlayer:
         """The host's ``HostStatus``: a new boot id means it restarted; while it is offline
         (its last will) the hands keep still — what they did then could not be told apart
         from what the host finds on the board when it is back."""
-        back = online and (not self._host_online or (self._boot not in (None, boot_id)))
-        if self._boot is not None and boot_id != self._boot:
+        restarted = self._boot is not None and boot_id != self._boot
+        back = online and (not self._host_online or restarted)
+        if restarted:
             self._boot_changes += 1
+        if restarted and online:  # act again on a state the restarted host sent since
+            self._awaiting_state_until_ms = now_ms + self.config.rejoin_ms
         self._boot = boot_id
         self._host_online = online
-        if back:  # act again only on a state the host sent since it is back
-            self._awaiting_state = True
+        if back:
             self._status_since_ms = now_ms
 
     def observe_display(self, index: int, raw: bytes, now_ms: int) -> None:
@@ -346,7 +355,7 @@ class TablePlayer:
             self.done = True
             self._task = None
             return []
-        if not self._host_online or self._awaiting_state:
+        if not self._host_online or self._awaiting_state(now_ms):
             return []
         out: list[PhysicalAction] = []
         for _ in range(3):  # a task done lets the next one begin at once
@@ -361,6 +370,16 @@ class TablePlayer:
             if self._task is task:
                 break
         return out
+
+    def _awaiting_state(self, now_ms: int) -> bool:
+        until = self._awaiting_state_until_ms
+        if until is None:
+            return False
+        if now_ms >= until:
+            self._awaiting_state_until_ms = None
+            return False
+        self._wake(until)
+        return True
 
     def _wake(self, at_ms: int) -> None:
         if self._wake_ms is None or at_ms < self._wake_ms:
