@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 HOST_ID = "pi-bench"
+PRESS_HISTORY = 16  # presses a clock unit remembers (``TimedClock.presses_ns``)
 _CANDIDATES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto", "/opt/homebrew/sbin/mosquitto")
 
 
@@ -147,11 +149,14 @@ class TimedClock(VirtualClock):
     The firmware's debouncer emits the frame when the press has been stable for its
     debounce window, so ``press_ns`` is the first instant the host *could* know of the
     press: the debounce window (a property of the buttons, not of the host) is excluded.
+    ``presses_ns`` keeps the last few such instants (a screen's sighting, read later by
+    another process, is matched with the press before it).
     """
 
     def __init__(self, *, serial: str, seed: int) -> None:
         super().__init__(serial=serial, seed=seed)
         self.press_ns: int | None = None
+        self.presses_ns: deque[int] = deque(maxlen=PRESS_HISTORY)
 
     def boot(self, now_ms: int) -> None:
         super().boot(now_ms)
@@ -161,6 +166,7 @@ class TimedClock(VirtualClock):
 
         def timed(button: int, t_ms: int) -> None:
             self.press_ns = time.monotonic_ns()
+            self.presses_ns.append(self.press_ns)
             record(button, t_ms)
 
         mcu._record = timed  # type: ignore[method-assign, assignment]
