@@ -66,11 +66,12 @@ from wuzi.sim.venue_setup import (
 )
 from wuzi.sim.virtual_board import REBOOT_MS
 
-__all__ = ["RunError", "RunOptions", "RunResult", "VenueRun"]
+__all__ = ["RUN_PROCESS", "RunError", "RunOptions", "RunResult", "VenueRun"]
 
 TABLES = len(HOSTS) * TABLES_PER_HOST
 TICK_S = 0.005
 CONNECT_TIMEOUT_S = 20.0
+RUN_PROCESS = "venue-run"  # this process, in ``RunResult.peak_rss_mb``
 _WUZI = (sys.executable, "-m", "wuzi.cli")
 
 
@@ -410,7 +411,7 @@ class VenueRun:
 
     def _peak_rss_mb(self) -> dict[str, float]:
         """Each process's peak resident memory (VmHWM), this run's own included."""
-        pids = {"venue-run": os.getpid()}
+        pids = {RUN_PROCESS: os.getpid()}
         for process in (self.director, *self.hosts.values()):
             if process is not None and process.process is not None:
                 pids[process.name] = process.process.pid
