@@ -322,3 +322,25 @@ def test_a_board_that_never_replays_gets_a_snapshot_after_the_retries() -> None:
     b.step(1000)
     assert b.link.session.health.snapshots_applied >= 1
     assert "resync" in b.alerts()
+
+
+@pytest.mark.parametrize("phase_ms", range(0, 200, 25))
+def test_a_slides_lost_last_change_is_not_settled_over(phase_ms: int) -> None:
+    """A stone slid from a1 to b1: the frame of its last change (a1 empty again) is lost,
+    and nothing else comes before the quiet window ends. The window is settled only once
+    the board confirmed its latest event (a heartbeat, or the INFO the host asks for), so
+    the replay brings the change in first — never "two stones at once", then "removed"."""
+    b = Bench()
+    b.step(50 + phase_ms)  # the slide at every phase of the 200 ms heartbeat
+    b.table.cells[0] = 1
+    b.step(40)
+    b.table.cells[1] = 1
+    b.step(40)
+    drop = [True]
+    b.to_host = lambda data: b"" if drop[0] else data
+    b.table.cells[0] = 0
+    b.step(25)  # the board debounced the change and sent it into the void
+    drop[0] = False
+    b.step(600)
+    assert b.stones() == [("b1", "black")]
+    assert b.alerts() == []

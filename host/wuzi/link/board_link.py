@@ -54,11 +54,13 @@ class BoardLink:
 
     def receive_data(self, data: bytes, now_ms: int) -> list[Reconciled]:
         self._apply(self.session.receive_data(data, now_ms))
-        return self.reconciler.poll(now_ms, hold=not self.session.in_sync)
+        self._confirm_quiet(now_ms)
+        return self.reconciler.poll(now_ms, hold=self._hold())
 
     def poll(self, now_ms: int) -> list[Reconciled]:
         self._apply(self.session.poll(now_ms))
-        return self.reconciler.poll(now_ms, hold=not self.session.in_sync)
+        self._confirm_quiet(now_ms)
+        return self.reconciler.poll(now_ms, hold=self._hold())
 
     def next_deadline_ms(self) -> int | None:
         deadlines = [self.session.next_deadline_ms()]
@@ -66,6 +68,28 @@ class BoardLink:
             deadlines.append(self.reconciler.next_deadline_ms())
         known = [d for d in deadlines if d is not None]
         return min(known) if known else None
+
+    def _confirm_quiet(self, now_ms: int) -> None:
+        """At the end of a quiet window not yet heard to its end, ask the board for its
+        latest event number (its INFO answers within a round trip; the next heartbeat
+        would come up to 200 ms later)."""
+        if not self.session.in_sync:
+            return
+        quiet = self.reconciler.quiet_deadline_ms()
+        heard = self.session.heard_until_ms
+        if quiet is not None and now_ms >= quiet and (heard is None or heard < quiet):
+            self.session.ask_latest(now_ms)
+
+    def _hold(self) -> bool:
+        """Whether the reconciler must not settle yet: the link is catching up, or the
+        quiet window has not been heard to its end (an event lost in it would be noticed
+        only at the next heartbeat: a slide whose last change was lost would settle as two
+        stones)."""
+        if not self.session.in_sync:
+            return True
+        quiet = self.reconciler.quiet_deadline_ms()
+        heard = self.session.heard_until_ms
+        return quiet is not None and (heard is None or heard < quiet)
 
     def _apply(self, events: list[LinkEvent]) -> None:
         rec = self.reconciler

@@ -230,6 +230,12 @@ class Reconciler:
             return None
         return self._last_change_ms + self.settle_ms
 
+    def quiet_deadline_ms(self) -> int | None:
+        """When the board will have been quiet ``settle_ms`` (None: nothing to settle)."""
+        if self._last_change_ms is None or self._refilling or not self._differs():
+            return None
+        return self._last_change_ms + self.settle_ms
+
     def _differs(self) -> bool:
         return bool(self._differ - self._stuck) if self._stuck else bool(self._differ)
 

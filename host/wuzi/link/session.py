@@ -24,6 +24,7 @@ from wuzi.link.errors import BoardMismatchError, VersionMismatchError
 
 REPLAY_RETRY_MS = 100
 HELLO_RETRY_MS = 250
+ASK_RETRY_MS = 50  # ``ask_latest``: a quiet window's end is confirmed within a round trip
 LINK_TIMEOUT_MS = 1000
 # A replay keeps the order of the changes; a snapshot does not (several stones that arrive
 # in one snapshot can only be reported as "two stones at once"). So the host keeps asking
@@ -195,6 +196,11 @@ class EventSession:
         self.boot_id: int | None = None
         self.last_evno = 0
         self.known_latest = 0
+        # Host ms up to which the device's event log is known to be delivered whole: the
+        # time of the last in-order event, or of a heartbeat, snapshot or INFO that said
+        # nothing newer exists. A stone may settle only on a quiet window heard to its end:
+        # a lost last event is noticed only at the next heartbeat, after the window.
+        self.heard_until_ms: int | None = None
         self.link_up = False
         self._decoder = wire.Decoder()
         self._out = bytearray()
@@ -207,6 +213,7 @@ class EventSession:
         self._events: list[LinkEvent] = []
         self._replay_tries = 0
         self._replay_since = 0
+        self._asked_ms: int | None = None  # when ``ask_latest`` last asked
         self.last_malformed = ""  # why the latest malformed frame was ignored (for the logs)
 
     # -- the h11-like surface -----------------------------------------------------------
@@ -414,6 +421,7 @@ class EventSession:
             self._timers.replay_sent_ms = None
             self._offset_ms = None
             self._tick_ext = None
+            self.heard_until_ms = None
             self._new_boot()
         first_boot = new_boot and not rebooted
         self.info = info
@@ -424,6 +432,7 @@ class EventSession:
         at = self._host_ms(tick, now_ms, True)
         self._events.append(Connected(info, rebooted, new_boot, at, at - tick))
         self._note_latest(info.evno, now_ms)
+        self._heard(at)
 
     def _info_text(self, body: bytes, at: int, what: str) -> str | None:
         """An INFO text field, or None (the frame counted as malformed, with its reason)
@@ -448,10 +457,29 @@ class EventSession:
             if self._timers.hello_sent_ms is None:
                 self._send_hello(now_ms)  # a new boot whose announcement we missed
             return
-        self._host_ms(wire.get_u32(body, 8), now_ms, True)
+        at = self._host_ms(wire.get_u32(body, 8), now_ms, True)
         if self._offset_ms is not None:
             self._offset_ms += 1  # creep: follow an MCU clock that runs slow
         self._note_latest(wire.get_u32(body, 4), now_ms)
+        self._heard(at)
+
+    def ask_latest(self, now_ms: int) -> None:
+        """Ask the device for its latest event number now: a HELLO, which its INFO answers
+        stamped. The session does not wait for the answer (an INFO lost to noise is
+        replaced by the next heartbeat); asked again at most every ``ASK_RETRY_MS``."""
+        if self._timers.hello_sent_ms is not None:
+            return  # a handshake is under way: its INFO will tell
+        if self._asked_ms is not None and now_ms - self._asked_ms < ASK_RETRY_MS:
+            return
+        self._command(wire.T_HELLO, bytes((wire.PROTOCOL_MAJOR, wire.PROTOCOL_MINOR)))
+        self._asked_ms = now_ms
+
+    def _heard(self, at_ms: int, *, in_order: bool = False) -> None:
+        """Nothing was lost up to ``at_ms``: an in-order event, or a word from the device
+        (heartbeat, INFO, snapshot) while every event it numbered has been delivered."""
+        whole = in_order or (self.boot_id is not None and self.last_evno >= self.known_latest)
+        if whole and (self.heard_until_ms is None or at_ms > self.heard_until_ms):
+            self.heard_until_ms = at_ms
 
     def _note_latest(self, evno: int, now_ms: int) -> None:
         if evno > self.known_latest:
@@ -552,6 +580,7 @@ class BoardSession(EventSession):
                 at = self._host_ms(wire.get_u32(body, 6), now_ms, live)
                 self._cells.states[point] = state & 3
                 self._events.append(SensorChange(evno, point, state & 3, at))
+                self._heard(at, in_order=True)
             return True
         if t == wire.T_SNAPSHOT and len(body) >= wire.LEN_SNAPSHOT:
             self._on_snapshot(body, now_ms)
@@ -581,6 +610,7 @@ class BoardSession(EventSession):
                 self._apply(cells, evno, at, "mismatch")
             elif reason == wire.SNAP_REQUESTED:
                 self._apply(cells, evno, at, "requested")
+            self._heard(at)
         elif evno > self.last_evno:
             if reason == wire.SNAP_PERIODIC:
                 self._note_latest(evno, now_ms)  # a replay fills the gap, in order
@@ -595,6 +625,7 @@ class BoardSession(EventSession):
         self._timers.replay_sent_ms = None
         self._replay_tries = 0
         self._events.append(BoardState(cells, evno, at_ms, reason))
+        self._heard(at_ms)
 
 
 class ClockSession(EventSession):
