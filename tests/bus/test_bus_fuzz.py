@@ -253,7 +253,8 @@ def mutations(draw: st.DrawFn) -> tuple[str, tuple[str | int, ...], bytes, Messa
     if how == "delete":
         del parent[path[-1]]  # a missing key, or a list one item shorter
     elif how == "extra":
-        key = draw(st.text(min_size=1, max_size=6))
+        # any key but the path notation's own "." and "[" (the blame is read back by it)
+        key = draw(st.text(st.characters(exclude_characters=".["), min_size=1, max_size=6))
         if isinstance(parent, dict) and key not in parent:
             parent[key] = 1
             path = (*path[:-1], key)  # the new key is to blame
