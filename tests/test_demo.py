@@ -37,11 +37,19 @@ def test_bad_options_are_usage_errors(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("relative", [False, True], ids=["absolute-out", "relative-out"])
 def test_a_broker_that_is_not_there_fails_the_run_with_its_address(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    relative: bool,
 ) -> None:
+    """Everything up to the broker is set up first — also with a relative ``--out``, as
+    ``make demo`` gives it (the venue file's paths are read from another folder)."""
     monkeypatch.setattr("wuzi.sim.venue_run.CONNECT_TIMEOUT_S", 2.0)
+    monkeypatch.chdir(tmp_path)
     url = f"mqtt://127.0.0.1:{free_port()}"
-    code = main(["demo", "--headless", "--broker", url, "--out", str(tmp_path / "out")])
+    out = "demo-out" if relative else str(tmp_path / "out")
+    code = main(["demo", "--headless", "--broker", url, "--out", out])
     assert code == 1
     assert f"wuzi demo: cannot reach the broker at {url}" in capsys.readouterr().err

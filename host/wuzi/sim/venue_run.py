@@ -113,7 +113,7 @@ class VenueRun:
 
     def __init__(self, options: RunOptions) -> None:
         self.options = options
-        self.out = options.out
+        self.out = options.out.resolve()  # the processes' paths do not depend on the cwd
         self.work = options.out / "run"
         self.venue_id = f"demo-{options.seed}"
         self.inbox: queue.Queue[tuple[str, Message]] = queue.Queue()
@@ -171,9 +171,8 @@ class VenueRun:
         )
         self.venue = load_venue(venue_file)
         referee = next(r for r in self.venue.referees if r.name == REFEREE)
-        assert referee.token_file is not None
-        token = Path(referee.token_file)
-        self.key = read_token_file(token if token.is_absolute() else venue_file.parent / token)
+        assert referee.token_file is not None  # resolved against the venue file's folder
+        self.key = read_token_file(referee.token_file)
         self.db = self.work / "final.sqlite"
         create_event(self.db, demo_teams(self.options.seed))
         self.say(f"event: the team final, 16 teams, in {self.db}")
