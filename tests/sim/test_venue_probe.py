@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -43,9 +44,9 @@ def state(table: int, moves: tuple[int, ...], seq: int) -> TableState:
     )
 
 
-def wait_for(condition: object, timeout_s: float = 10.0) -> None:
+def wait_for(condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
     deadline = time.monotonic() + timeout_s
-    while not condition():  # type: ignore[operator]
+    while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
 

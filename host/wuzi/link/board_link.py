@@ -75,9 +75,8 @@ class BoardLink:
         would come up to 200 ms later)."""
         if not self.session.in_sync:
             return
-        quiet = self.reconciler.quiet_deadline_ms()
-        heard = self.session.heard_until_ms
-        if quiet is not None and now_ms >= quiet and (heard is None or heard < quiet):
+        quiet = self._unheard_quiet_ms()
+        if quiet is not None and now_ms >= quiet:
             self.session.ask_latest(now_ms)
 
     def _hold(self) -> bool:
@@ -85,11 +84,16 @@ class BoardLink:
         quiet window has not been heard to its end (an event lost in it would be noticed
         only at the next heartbeat: a slide whose last change was lost would settle as two
         stones)."""
-        if not self.session.in_sync:
-            return True
+        return not self.session.in_sync or self._unheard_quiet_ms() is not None
+
+    def _unheard_quiet_ms(self) -> int | None:
+        """The end of the quiet window the board has not yet confirmed (None: no window
+        waits, or the board has been heard to its end)."""
         quiet = self.reconciler.quiet_deadline_ms()
         heard = self.session.heard_until_ms
-        return quiet is not None and (heard is None or heard < quiet)
+        if quiet is None or (heard is not None and heard >= quiet):
+            return None
+        return quiet
 
     def _apply(self, events: list[LinkEvent]) -> None:
         rec = self.reconciler

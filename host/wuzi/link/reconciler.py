@@ -226,9 +226,7 @@ class Reconciler:
         """When ``poll`` may have something to say (None: only after new readings)."""
         if self._pending_alerts:
             return 0
-        if self._last_change_ms is None or self._refilling or not self._differs():
-            return None
-        return self._last_change_ms + self.settle_ms
+        return self.quiet_deadline_ms()
 
     def quiet_deadline_ms(self) -> int | None:
         """When the board will have been quiet ``settle_ms`` (None: nothing to settle)."""

@@ -308,8 +308,11 @@ class EventSession:
         self._seq = (self._seq + 1) & 0xFF
 
     def _send_hello(self, now_ms: int) -> None:
-        self._command(wire.T_HELLO, bytes((wire.PROTOCOL_MAJOR, wire.PROTOCOL_MINOR)))
+        self._hello()
         self._timers.hello_sent_ms = now_ms
+
+    def _hello(self) -> None:
+        self._command(wire.T_HELLO, bytes((wire.PROTOCOL_MAJOR, wire.PROTOCOL_MINOR)))
 
     def _want_replay(self, now_ms: int) -> None:
         """Ask for everything after ``last_evno``, unless that very request is in flight.
@@ -471,7 +474,7 @@ class EventSession:
             return  # a handshake is under way: its INFO will tell
         if self._asked_ms is not None and now_ms - self._asked_ms < ASK_RETRY_MS:
             return
-        self._command(wire.T_HELLO, bytes((wire.PROTOCOL_MAJOR, wire.PROTOCOL_MINOR)))
+        self._hello()
         self._asked_ms = now_ms
 
     def _heard(self, at_ms: int, *, in_order: bool = False) -> None:

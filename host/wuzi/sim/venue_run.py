@@ -114,7 +114,7 @@ class VenueRun:
     def __init__(self, options: RunOptions) -> None:
         self.options = options
         self.out = options.out.resolve()  # the processes' paths do not depend on the cwd
-        self.work = options.out / "run"
+        self.work = self.out / "run"
         self.venue_id = f"demo-{options.seed}"
         self.inbox: queue.Queue[tuple[str, Message]] = queue.Queue()
         self.messages = 0
