@@ -244,7 +244,7 @@ def odd_frames(draw: st.DrawFn, kind: int) -> bytes:
     if msg_type == wire.T_INFO and size >= wire.LEN_INFO:
         body[wire.INFO_MAJOR] = wire.PROTOCOL_MAJOR  # else every INFO is a version error
         body[wire.INFO_KIND] = kind
-    elif msg_type in (wire.T_CHANGE, wire.T_PRESS) and size and draw(st.booleans()):
+    elif msg_type in (wire.T_CHANGE, wire.T_PRESS) and size >= 4 and draw(st.booleans()):
         body[-1] = BOOT & 0xFF  # this boot's tag, so the event is looked at
         wire.put_u32(body, 0, draw(st.integers(0, 6)))
     elif msg_type == wire.T_HEARTBEAT and size >= 4 and draw(st.booleans()):
