@@ -48,11 +48,14 @@ demo: setup
 bench: setup
 	$(WUZI) bench
 
-## lint: ruff, mypy --strict on host/, and the firmware against the MicroPython rp2 stubs
+## lint: ruff; mypy --strict on host/, display/ and sim/; the layers and the absence of import
+##       cycles (lint-imports, .importlinter); the firmware against the MicroPython rp2 stubs
+CODE := host display sim
 lint: setup
-	$(VENV)/bin/ruff check host tests
-	$(VENV)/bin/ruff format --check host tests
-	$(VENV)/bin/mypy host
+	$(VENV)/bin/ruff check $(CODE) tests
+	$(VENV)/bin/ruff format --check $(CODE) tests
+	$(VENV)/bin/mypy $(CODE)
+	$(VENV)/bin/lint-imports
 	$(PY) tests/firmware/typecheck_firmware.py
 
 clean:

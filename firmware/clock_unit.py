@@ -6,13 +6,16 @@ host's session replays what a dropped frame or a reconnect lost. Buttons: 0 = le
 1 = right player, 2 = claim/referee. Pins, displays, buzzer and port are passed in.
 """
 
-try:  # on the host
-    from wuzi.link import debounce, wire  # type: ignore[import-not-found, unused-ignore]
-    from wuzi.sim import fw_endpoint as endpoint  # type: ignore[import-not-found, unused-ignore]
-except ImportError:
-    import debounce  # type: ignore[import-not-found, no-redef, unused-ignore]
-    import endpoint  # type: ignore[import-not-found, no-redef, unused-ignore]
-    import wire  # type: ignore[import-not-found, no-redef, unused-ignore]
+# On the MCU each file is a top-level module; the host imports its copies as a package
+# (wuzi.link, wuzi.sim.firmware). Nothing here knows the host's layout. mypy: IN_PACKAGE is
+# always false for the firmware's check (firmware/mypy.ini), always true for the host's.
+IN_PACKAGE = "." in __name__
+if IN_PACKAGE:
+    from . import debounce, endpoint, wire
+else:
+    import debounce
+    import endpoint
+    import wire
 
 const = wire.const
 

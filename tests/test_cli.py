@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from wuzi.bench import AREAS, emit
 from wuzi.cli import build_parser, main
+from wuzi.sim.bench import AREAS, emit
 
 
 def _subcommand_paths() -> list[list[str]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from wuzi.cli import main
-from wuzi.host.bench_venue import free_port
+from wuzi.sim.box import free_port
 
 
 def test_the_showcase_is_one_option_away(
@@ -46,7 +46,7 @@ def test_a_broker_that_is_not_there_fails_the_run_with_its_address(
 ) -> None:
     """Everything up to the broker is set up first — also with a relative ``--out``, as
     ``make demo`` gives it (the venue file's paths are read from another folder)."""
-    monkeypatch.setattr("wuzi.sim.venue_run.CONNECT_TIMEOUT_S", 2.0)
+    monkeypatch.setattr("wuzi.sim.final.run.CONNECT_TIMEOUT_S", 2.0)
     monkeypatch.chdir(tmp_path)
     url = f"mqtt://127.0.0.1:{free_port()}"
     out = "demo-out" if relative else str(tmp_path / "out")

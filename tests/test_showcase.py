@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 from wuzi.rules.formats import load
-from wuzi.showcase import play
+from wuzi.sim.showcase import play
 
 
 def test_showcase_ends_with_the_claimed_double_three(tmp_path: Path) -> None:

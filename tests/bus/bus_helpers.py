@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from wuzi.host import bench_venue
+from wuzi.sim import box as bench_venue
 
 
 def find_mosquitto() -> str:

@@ -23,11 +23,11 @@ from wuzi.bus.auth import (
     hash_key,
     key_from_password,
     read_token_file,
-    referee_keys,
     sign,
     verify,
 )
 from wuzi.bus.schemas import ArbiterCommand, encode, parse_message
+from wuzi.config.credentials import referee_keys
 from wuzi.config.venue import parse_venue
 
 KEY = b"deputy-token-0123456789abcdef"

@@ -265,7 +265,7 @@ def test_the_fixture_fails_rather_than_skips_without_mosquitto(
 ) -> None:
     import bus_helpers
 
-    from wuzi.host import bench_venue
+    from wuzi.sim import box as bench_venue
 
     monkeypatch.setattr(bench_venue.shutil, "which", lambda name: None)
     monkeypatch.setattr(bench_venue, "_CANDIDATES", ())

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wuzi.bus.client import BrokerAddress, BusClient, BusConfigError, parse_broker_url
+from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import MAX_PAYLOAD_BYTES, TableEvent, TableState
+from wuzi.bus.url import BrokerAddress, BusConfigError, parse_broker_url
 
 
 @pytest.mark.parametrize(
@@ -57,7 +58,7 @@ def test_a_message_too_big_for_receivers_is_refused_at_the_sender() -> None:
 
 
 def test_an_unclosed_ipv6_literal_is_a_config_error() -> None:
-    from wuzi.bus.client import BusConfigError, parse_broker_url
+    from wuzi.bus.url import BusConfigError, parse_broker_url
 
     with pytest.raises(BusConfigError, match=r"'mqtt://\[b'.*Invalid IPv6 URL"):
         parse_broker_url("mqtt://[b")

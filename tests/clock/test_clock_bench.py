@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wuzi.clock import NS_PER_MS, Clock, parse_control
-from wuzi.clock.bench import FLAG_CONTROLS, Oracle, percentile
 from wuzi.rules.procedure import Seat
+from wuzi.sim.bench.clock import FLAG_CONTROLS, Oracle, percentile
 
 
 @settings(max_examples=150, deadline=None)

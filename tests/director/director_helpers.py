@@ -11,8 +11,8 @@ from typing import Any
 from wuzi.bus.auth import sign
 from wuzi.bus.schemas import ArbiterCommand, TableEvent
 from wuzi.director.core import CoreOptions, DirectorCore
-from wuzi.sim.venue_setup import HOSTS, REFEREE, TABLES_PER_HOST, create_event, demo_teams
-from wuzi.sim.venue_setup import write_venue_file as _write_venue_file
+from wuzi.sim.final.setup import HOSTS, REFEREE, TABLES_PER_HOST, create_event, demo_teams
+from wuzi.sim.final.setup import write_venue_file as _write_venue_file
 from wuzi.tournament.entrants import Player, Sex, Team
 from wuzi.tournament.event import Competition, EventSettings, Format
 

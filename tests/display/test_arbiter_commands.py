@@ -10,8 +10,9 @@ import pytest
 from clock_arbiter_fixtures import REFEREE, TOKEN, write_venue
 
 from wuzi.bus import topics
-from wuzi.bus.auth import AuthError, referee_keys, verify
+from wuzi.bus.auth import AuthError, verify
 from wuzi.bus.schemas import encode, parse_message
+from wuzi.config.credentials import referee_keys
 from wuzi.config.venue import load_venue, parse_venue
 from wuzi.display.arbiter_commands import (
     HOTKEYS,

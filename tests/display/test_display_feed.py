@@ -16,8 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bus"))
 from bus_helpers import MosquittoBroker, wait_until
 
 from wuzi.bus import topics
-from wuzi.bus.client import BusClient, BusConfigError
+from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import HostStatus, TableState
+from wuzi.bus.url import BusConfigError
 from wuzi.display.feed import BusFeed, FeedItem, monotonic_ms
 
 

@@ -4,7 +4,7 @@ A real Mosquitto, the director and four hosts as their own processes, 24 tables 
 simulated boards and clock units on real ptys, bots at every table. During the final a
 host and the director are killed with SIGKILL and started again, the broker restarts, a
 host is cut off the network, a board's cable gets noisy, a board is unplugged and a
-board's MCU resets. At the end (``wuzi.sim.venue_check``): every record equals the bots'
+board's MCU resets. At the end (``wuzi.sim.final.check``): every record equals the bots'
 moves, every result is in the director's database exactly once, no clock was charged for
 an outage, all 16 places are given — and the standings are those of a clean run of the
 same seed (``clean_standings_seed1.json``; ``test_a_clean_run_gives_the_same_final``,
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from wuzi.sim.venue_check import check_run
-from wuzi.sim.venue_faults import FAULT_KINDS
-from wuzi.sim.venue_run import RunOptions, VenueRun
+from wuzi.sim.final.check import check_run
+from wuzi.sim.final.faults import FAULT_KINDS
+from wuzi.sim.final.run import RunOptions, VenueRun
 
 SEED = 1
 GOLDEN = Path(__file__).with_name(f"clean_standings_seed{SEED}.json")

@@ -9,8 +9,8 @@ import typecheck_firmware
 
 import wuzi.link.debounce
 import wuzi.link.wire
-import wuzi.sim.fw_board
-import wuzi.sim.fw_clock_unit
+import wuzi.sim.firmware.board
+import wuzi.sim.firmware.clock_unit
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 
@@ -25,8 +25,8 @@ def test_host_imports_the_firmware_files_not_copies() -> None:
     for module, name in (
         (wuzi.link.wire, "wire.py"),
         (wuzi.link.debounce, "debounce.py"),
-        (wuzi.sim.fw_board, "board.py"),
-        (wuzi.sim.fw_clock_unit, "clock_unit.py"),
+        (wuzi.sim.firmware.board, "board.py"),
+        (wuzi.sim.firmware.clock_unit, "clock_unit.py"),
     ):
         assert module.__file__ is not None
         assert Path(module.__file__).read_bytes() == (FIRMWARE / name).read_bytes()

@@ -34,9 +34,9 @@ from wuzi.bus.schemas import (
     TableState,
     encode,
 )
-from wuzi.host.bench_venue import SimTables as BenchTables
 from wuzi.host.control import send_line
 from wuzi.rules.board import parse_point
+from wuzi.sim.box import SimTables as BenchTables
 
 TOKEN = "referee-token-for-the-tests-0123456789"
 REFEREE = "chief"
@@ -79,7 +79,7 @@ class Observer:
 
 
 class SimTables(BenchTables):
-    """The bench's simulated tables (``wuzi.host.bench_venue``), driven by point names."""
+    """The bench's simulated tables (``wuzi.sim.box``), driven by point names."""
 
     def place(self, table: int, name: str, colour: int) -> None:  # type: ignore[override]
         super().place(table, parse_point(name), colour)

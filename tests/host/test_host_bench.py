@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from wuzi.bench import run_area
-from wuzi.host.bench import game_moves, spread_points
+from wuzi.sim.bench import run_area
+from wuzi.sim.bench.host import game_moves, spread_points
 
 
 def test_host_bench_prints_its_three_figures(capsys: pytest.CaptureFixture[str]) -> None:

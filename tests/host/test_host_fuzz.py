@@ -36,6 +36,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from service_harness import InProcessHost
 
 from wuzi.bus import topics
+from wuzi.bus.assignment import setup_from_assignment
 from wuzi.bus.auth import sign
 from wuzi.bus.schemas import (
     ARBITER_ACTIONS,
@@ -49,7 +50,6 @@ from wuzi.bus.schemas import (
 from wuzi.host.commands import CommandError, check_args
 from wuzi.host.service import HostService
 from wuzi.rules.board import parse_point
-from wuzi.table.assignment import setup_from_assignment
 from wuzi.table.checks import TableError
 
 BLACK = 1

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from wuzi.bus import topics
-from wuzi.bus.auth import AuthError, referee_keys, verify
+from wuzi.bus.auth import AuthError, verify
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import ArbiterCommand, Message, MessageError, parse_message
+from wuzi.config.credentials import referee_keys
 from wuzi.config.venue import load_venue
 from wuzi.host import referee_cli
 from wuzi.host.commands import CommandError, to_inputs

@@ -14,9 +14,9 @@ from wuzi.io.serial_link import Backoff, BoardDriver, ClockDriver, LinkLoop, ope
 from wuzi.link.reconciler import StoneEvent
 from wuzi.link.session import Press
 from wuzi.rules.board import parse_point
-from wuzi.sim.runner import run_boards
-from wuzi.sim.virtual_board import VirtualBoard
-from wuzi.sim.virtual_clock import VirtualClock
+from wuzi.sim.devices.runner import run_boards
+from wuzi.sim.devices.virtual_board import VirtualBoard
+from wuzi.sim.devices.virtual_clock import VirtualClock
 
 
 class SimThread:

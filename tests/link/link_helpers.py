@@ -7,7 +7,9 @@ from collections.abc import Callable
 
 from wuzi.link.board_link import BoardLink
 from wuzi.link.reconciler import Reconciled
-from wuzi.sim import fw_board, fw_fake_machine, fw_matrix
+from wuzi.sim.firmware import board as fw_board
+from wuzi.sim.firmware import fake_machine as fw_fake_machine
+from wuzi.sim.firmware import matrix as fw_matrix
 
 Fault = Callable[[bytes], bytes]
 

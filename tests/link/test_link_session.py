@@ -21,7 +21,7 @@ from wuzi.link.session import (
     Press,
     SensorChange,
 )
-from wuzi.sim.virtual_board import Faults
+from wuzi.sim.devices.virtual_board import Faults
 
 
 def test_handshake_then_stones_in_order() -> None:

@@ -20,10 +20,10 @@ import random
 
 import pytest
 
-from wuzi.rules.bench import random_moves
 from wuzi.rules.board import POINTS, SIZE, Board, Colour, Point, parse_point, parse_points
 from wuzi.rules.forbidden import forbidden_points
 from wuzi.rules.wins import DIRECTIONS, makes_exact_five, makes_overline
+from wuzi.sim.bench.rules import random_moves
 
 KIND = {1: "33", 2: "44", 3: "ol"}  # renju.check_forbid's foul codes
 

@@ -18,7 +18,6 @@ from functools import cache
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from wuzi.rules.bench import random_moves
 from wuzi.rules.board import POINTS, SIZE, Board, Colour, Point, parse_points
 from wuzi.rules.forbidden import (
     ForbiddenKind,
@@ -32,6 +31,7 @@ from wuzi.rules.forbidden import (
 from wuzi.rules.patterns import CENTRE, WINDOW, analyse_window, code_of, straight_four_offsets
 from wuzi.rules.symmetry import SYMMETRIES, TABLE
 from wuzi.rules.wins import DIRECTIONS, makes_exact_five, makes_overline, winning_row
+from wuzi.sim.bench.rules import random_moves
 
 # A move is drawn as (which earlier stone to play near, dx, dy): positions cluster the way
 # games do, so threes and fours are common, and hypothesis shrinks them well.

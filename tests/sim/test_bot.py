@@ -18,8 +18,8 @@ from wuzi.rules.openings import make_procedure
 from wuzi.rules.procedure import Action, Seat
 from wuzi.rules.ruleset import RuleSet
 from wuzi.rules.wins import winning_row
-from wuzi.sim import bot
-from wuzi.sim.bot_patterns import FIVE, FOURS_SHIFT, THREE, code_of
+from wuzi.sim.bots import bot
+from wuzi.sim.bots.patterns import FIVE, FOURS_SHIFT, THREE, code_of
 
 B, W = Colour.BLACK, Colour.WHITE
 RENJU = RuleSet.parse("renju")
@@ -227,8 +227,8 @@ def test_a_victory_by_continuous_fours_wins_by_force() -> None:
     """Where the bot sees no immediate win or unstoppable threat but starts a sequence of
     fours (``bot_search.vcf``), playing it on against its own defence wins: every four is
     answered on its one five point and the attacker makes five within a few moves."""
-    from wuzi.sim.bot_patterns import WINNING
-    from wuzi.sim.bot_search import vcf
+    from wuzi.sim.bots.patterns import WINNING
+    from wuzi.sim.bots.search import vcf
 
     found = 0
     for board, colour in _positions(range(25)):
@@ -390,7 +390,7 @@ def test_next_action_answers_every_step_of_a_procedure() -> None:
 
 
 def test_the_bench_reports_its_figures() -> None:
-    from wuzi.sim import bot_bench
+    from wuzi.sim.bench import bots as bot_bench
 
     figures: dict[str, tuple[float, str]] = {}
     bot_bench.run(lambda name, value, unit: figures.__setitem__(name, (value, unit)), True)

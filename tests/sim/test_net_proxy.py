@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from wuzi.sim.net_proxy import CuttableRelay
+from wuzi.sim.final.net_proxy import CuttableRelay
 
 
 @pytest.fixture

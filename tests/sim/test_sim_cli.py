@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from wuzi.rules.board import point_name
-from wuzi.sim.script import expected_stones, parse_script
+from wuzi.sim.devices.script import expected_stones, parse_script
 
 WUZI = str(Path(sys.executable).parent / "wuzi")
 

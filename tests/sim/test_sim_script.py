@@ -6,8 +6,8 @@ import pytest
 
 from wuzi.link.errors import ScriptError
 from wuzi.rules.board import Colour, parse_point
-from wuzi.sim.script import expected_stones, parse_script
-from wuzi.sim.virtual_board import Faults
+from wuzi.sim.devices.script import expected_stones, parse_script
+from wuzi.sim.devices.virtual_board import Faults
 
 SCRIPT = """
 # a comment line

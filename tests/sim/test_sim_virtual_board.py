@@ -9,8 +9,8 @@ import pytest
 
 from wuzi.io.serial_link import BoardDriver
 from wuzi.link.reconciler import Alert, StoneEvent
-from wuzi.sim.script import parse_script
-from wuzi.sim.virtual_board import VirtualBoard
+from wuzi.sim.devices.script import parse_script
+from wuzi.sim.devices.virtual_board import VirtualBoard
 
 
 class Rig:

@@ -18,11 +18,11 @@ from host_harness import HostUnderTest, wait_for
 from wuzi.bus.schemas import HostStatus, Message
 from wuzi.link import wire
 from wuzi.rules.board import Colour, parse_point
-from wuzi.sim.runner import monotonic_ms
-from wuzi.sim.table_driver import TableDriver
-from wuzi.sim.table_player import Lift, Place, PlayerConfig, Press, TablePlayer
-from wuzi.sim.virtual_board import VirtualBoard
-from wuzi.sim.virtual_clock import VirtualClock
+from wuzi.sim.bots.table_driver import TableDriver
+from wuzi.sim.bots.table_player import Lift, Place, PlayerConfig, Press, TablePlayer
+from wuzi.sim.devices.runner import monotonic_ms
+from wuzi.sim.devices.virtual_board import VirtualBoard
+from wuzi.sim.devices.virtual_clock import VirtualClock
 
 BAD = {"press_without_stone", "two_stones", "wrong_colour", "not_allowed", "offer_not_removed"}
 

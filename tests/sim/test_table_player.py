@@ -25,7 +25,7 @@ from wuzi.link import segments, wire
 from wuzi.link.reconciler import Reconciler, StoneEvent
 from wuzi.rules.board import Colour, Point, point_name
 from wuzi.rules.procedure import Action, Seat
-from wuzi.sim.table_player import (
+from wuzi.sim.bots.table_player import (
     CLAIM_BUTTON,
     Lift,
     PhysicalAction,
@@ -642,7 +642,7 @@ def test_offers_that_would_look_alike_on_the_display_are_not_made(
     """Two offers whose faces on the display are the same could not be told apart in the
     menu, so the player never makes both (no two points look alike on today's segment
     table; pretend every point of a row does)."""
-    from wuzi.sim import table_player
+    from wuzi.sim.bots import table_player
 
     faces_of = {table_player._offer_face(p) for p in range(225)}
     assert len(faces_of) == 225

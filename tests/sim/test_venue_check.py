@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from wuzi.director.store import DIRECTOR_SCHEMA
-from wuzi.sim.venue_check import check_run, director_results, overcharged
+from wuzi.sim.final.check import check_run, director_results, overcharged
 
 
 def details(*remaining: tuple[int, int]) -> list[dict[str, object]]:

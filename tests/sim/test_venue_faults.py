@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from wuzi.sim.venue_faults import FAULT_KINDS, plan_faults
+from wuzi.sim.final.faults import FAULT_KINDS, plan_faults
 
 HOSTS = ("pi-1", "pi-2", "pi-3", "pi-4")
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from wuzi.bus.schemas import Assignment, HostStatus, TableState
-from wuzi.sim.venue_hands import (
+from wuzi.sim.devices.virtual_board import VirtualBoard
+from wuzi.sim.devices.virtual_clock import VirtualClock
+from wuzi.sim.final.hands import (
     DRAW_REASON,
     RESUME_AFTER_MS,
     RETRY_MS,
@@ -12,8 +14,6 @@ from wuzi.sim.venue_hands import (
     TurnTimer,
     game_seed,
 )
-from wuzi.sim.virtual_board import VirtualBoard
-from wuzi.sim.virtual_clock import VirtualClock
 
 
 def assignment(game_id: str, *, playoff: bool = False) -> Assignment:

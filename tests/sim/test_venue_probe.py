@@ -14,7 +14,7 @@ from bus_helpers import MosquittoBroker
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import TableState
-from wuzi.sim.venue_probe import RECENT_NS, ProbeError, ScreenProbe, latency_ms, main
+from wuzi.sim.final.probe import RECENT_NS, ProbeError, ScreenProbe, latency_ms, main
 
 
 def test_the_latency_runs_from_the_last_press_before_the_sighting() -> None:
@@ -82,7 +82,7 @@ def test_a_move_seen_by_the_screen_process_is_timed_from_its_press(
 
 
 def test_a_probe_that_cannot_subscribe_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("wuzi.sim.venue_probe.READY_TIMEOUT_S", 1.0)
+    monkeypatch.setattr("wuzi.sim.final.probe.READY_TIMEOUT_S", 1.0)
     probe = ScreenProbe("mqtt://127.0.0.1:1", "probe-2", [])
     with pytest.raises(ProbeError, match=r"did not subscribe at mqtt://127\.0\.0\.1:1"):
         probe.start()
@@ -90,4 +90,4 @@ def test_a_probe_that_cannot_subscribe_says_so(monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_probe_command_wants_a_broker_and_a_venue(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
-    assert "usage: python -m wuzi.sim.venue_probe BROKER_URL VENUE" in capsys.readouterr().err
+    assert "usage: python -m wuzi.sim.final.probe BROKER_URL VENUE" in capsys.readouterr().err

@@ -11,8 +11,8 @@ import pytest
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import HostStatus, Message
-from wuzi.sim import venue_procs
-from wuzi.sim.venue_procs import Process, start_broker
+from wuzi.sim.final import procs as venue_procs
+from wuzi.sim.final.procs import Process, start_broker
 
 
 def test_a_named_broker_is_used_as_it_is(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from wuzi.config import load_venue
-from wuzi.sim.venue_setup import (
+from wuzi.sim.final.setup import (
     HOSTS,
     TABLES_PER_HOST,
     TEAMS,

@@ -29,7 +29,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from wuzi.cli import main
 from wuzi.config import VenueConfig, load_venue
-from wuzi.host import bench_venue
+from wuzi.sim import box as bench_venue
 
 WAIT_S = 10.0  # a safety net for a broken broker, never the verdict
 

@@ -17,7 +17,7 @@ from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import TableState, parse_message
 from wuzi.config.credentials import broker_login
-from wuzi.host import bench_venue
+from wuzi.sim import box as bench_venue
 
 V = "acl-test"
 NOT_AUTHORISED = 5  # MQTT 3.1.1 CONNACK: not authorised (paho maps it to reason 135)

@@ -3,8 +3,8 @@ boards and the people, and under ``wuzi bench`` has run every other area first).
 
 from __future__ import annotations
 
-from wuzi.sim.venue_run import RUN_PROCESS
-from wuzi.venue.bench import largest_venue_process
+from wuzi.sim.bench.venue import largest_venue_process
+from wuzi.sim.final.run import RUN_PROCESS
 
 
 def test_the_largest_venue_process_is_never_the_simulator() -> None:

@@ -17,7 +17,8 @@ A referee's key comes from the venue file (docs/referee.md):
   password right. Whoever can read the venue file can therefore sign: it is a secret.
 
 Messages never contain a key, a token, a password or the expected signature. Pure except
-`read_token_file` and `referee_keys`, which read the token files.
+`read_token_file`, which reads a token file (``wuzi.config.credentials.referee_keys`` reads
+every referee's key from the venue file).
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from wuzi.bus.schemas import ArbiterCommand, encode
-from wuzi.config.venue import VenueConfig
 
 __all__ = [
     "MIN_KEY_BYTES",
@@ -43,7 +43,6 @@ __all__ = [
     "hash_key",
     "key_from_password",
     "read_token_file",
-    "referee_keys",
     "sign",
     "verify",
 ]
@@ -94,9 +93,10 @@ def verify(
 ) -> None:
     """Accept ``cmd`` (return None) or raise `AuthError` saying why not.
 
-    ``keys`` maps referee names to keys (`referee_keys`); ``now_ms`` is the receiver's
-    wall clock (ms since the epoch). The signature is checked before the time, so a
-    message about the time is only ever given for a command the referee really signed.
+    ``keys`` maps referee names to keys (``wuzi.config.credentials.referee_keys``);
+    ``now_ms`` is the receiver's wall clock (ms since the epoch). The signature is checked
+    before the time, so a message about the time is only ever given for a command the
+    referee really signed.
     """
     what = f"command {cmd.command_id!r} from referee {cmd.referee!r}"
     key = keys.get(cmd.referee)
@@ -245,28 +245,3 @@ def read_token_file(path: str | Path) -> bytes:
             f" {MIN_KEY_BYTES} are needed (e.g. `openssl rand -hex 32 > {where.name}`)"
         )
     return token
-
-
-def referee_keys(venue: VenueConfig, base_dir: Path | None = None) -> dict[str, bytes]:
-    """Every referee's key, by name: password hashes decoded, token files read.
-
-    A relative ``token_file`` is taken relative to ``base_dir`` (`load_venue` has already
-    made them relative to the venue file's directory; pass ``base_dir`` after
-    ``parse_venue`` without one). Errors name the referee and the file.
-    """
-    keys: dict[str, bytes] = {}
-    for index, referee in enumerate(venue.referees):
-        where = f"{venue.source}: referees[{index}] ({referee.name!r})"
-        try:
-            if referee.password_hash is not None:
-                keys[referee.name] = hash_key(referee.password_hash)
-            elif referee.token_file is not None:
-                path = Path(referee.token_file)
-                if base_dir is not None and not path.is_absolute():
-                    path = base_dir / path
-                keys[referee.name] = read_token_file(path)
-            else:  # the config's parser refuses this; keep the guarantee here too
-                raise AuthError("has neither password_hash nor token_file")
-        except AuthError as exc:
-            raise AuthError(f"{where}: {exc}") from None
-    return keys

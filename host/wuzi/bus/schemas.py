@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, NoReturn
 
+from wuzi.base.json_values import describe
 from wuzi.bus.topics import Topic, TopicError, TopicKind, parse_topic
-from wuzi.json_values import describe
 from wuzi.table.outputs import AlertReason
 
 SCHEMA_VERSION = 1

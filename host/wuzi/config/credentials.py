@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from wuzi.bus.auth import AuthError, hash_key, read_token_file
 from wuzi.config.venue import ConfigError, VenueConfig
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "broker_users",
     "default_secret_file",
     "read_secret_file",
+    "referee_keys",
 ]
 
 Role = Literal["host", "director", "screens", "screens-public", "referee"]
@@ -225,8 +227,6 @@ def broker_login(
     if role == "referee":
         if user.secret_file is None:
             return user.name, None
-        from wuzi.bus.auth import AuthError, read_token_file
-
         try:
             return user.name, read_token_file(user.secret_file).decode("utf-8")
         except AuthError as exc:
@@ -245,3 +245,28 @@ def _shared_login(venue: VenueConfig) -> tuple[str | None, str | None]:
     if broker.password is None and broker.password_file is not None:
         return broker.username, _read(venue, "broker.password_file", broker.password_file, True)
     return broker.username, broker.password
+
+
+def referee_keys(venue: VenueConfig, base_dir: Path | None = None) -> dict[str, bytes]:
+    """Every referee's key, by name: password hashes decoded, token files read.
+
+    A relative ``token_file`` is taken relative to ``base_dir`` (`load_venue` has already
+    made them relative to the venue file's directory; pass ``base_dir`` after
+    ``parse_venue`` without one). Errors name the referee and the file.
+    """
+    keys: dict[str, bytes] = {}
+    for index, referee in enumerate(venue.referees):
+        where = f"{venue.source}: referees[{index}] ({referee.name!r})"
+        try:
+            if referee.password_hash is not None:
+                keys[referee.name] = hash_key(referee.password_hash)
+            elif referee.token_file is not None:
+                path = Path(referee.token_file)
+                if base_dir is not None and not path.is_absolute():
+                    path = base_dir / path
+                keys[referee.name] = read_token_file(path)
+            else:  # the config's parser refuses this; keep the guarantee here too
+                raise AuthError("has neither password_hash nor token_file")
+        except AuthError as exc:
+            raise AuthError(f"{where}: {exc}") from None
+    return keys

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wuzi.bus.client import BusConfigError, parse_broker_url
+from wuzi.bus.url import BusConfigError, parse_broker_url
 from wuzi.clock.control import TimeControl, parse_control
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.ruleset import RuleSet

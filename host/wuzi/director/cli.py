@@ -102,7 +102,7 @@ def _fail(message: str) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from wuzi.bus.client import BusConfigError, parse_broker_url
+    from wuzi.bus.url import BusConfigError, parse_broker_url
     from wuzi.config import ConfigError, load_venue
     from wuzi.director.service import DirectorOptions, DirectorService
 

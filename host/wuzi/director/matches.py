@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from wuzi.bus.assignment import setup_from_assignment
 from wuzi.director import screens
 from wuzi.director.change import Work
 from wuzi.director.games import Game, assignment_of, bus_result
@@ -27,7 +28,6 @@ from wuzi.director.schedule import (
     round_layout,
     slot_index,
 )
-from wuzi.table.assignment import setup_from_assignment
 from wuzi.tournament.errors import PairingError, TournamentError
 from wuzi.tournament.event import Competition
 from wuzi.tournament.history import Pairing, Round

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wuzi.bus import topics
-from wuzi.bus.auth import referee_keys
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.schemas import (
     ArbiterCommand,
@@ -50,6 +49,7 @@ from wuzi.bus.schemas import (
     TableState,
 )
 from wuzi.config import VenueConfig
+from wuzi.config.credentials import referee_keys
 from wuzi.director.core import (
     DEFAULT_COMMAND_MAX_AGE_MS,
     Change,

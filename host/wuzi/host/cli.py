@@ -95,7 +95,7 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         return _fail(str(exc))
     if args.broker is not None:
-        from wuzi.bus.client import BusConfigError, parse_broker_url
+        from wuzi.bus.url import BusConfigError, parse_broker_url
 
         try:
             parse_broker_url(args.broker)

@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from wuzi.base.json_values import describe
 from wuzi.bus.schemas import ARBITER_ACTIONS, MAX_TEXT, MAX_TIME_MS, ArbiterCommand
-from wuzi.json_values import describe
 from wuzi.rules.board import POINTS, Colour, Point, parse_point
 from wuzi.rules.errors import RulesError
 from wuzi.rules.game import Game

@@ -37,8 +37,9 @@ from typing import Any
 
 from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, key_from_password, read_token_file, sign
-from wuzi.bus.client import BusClient, BusConfigError
+from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import ArbiterCommand, MessageError, encode, parse_message
+from wuzi.bus.url import BusConfigError
 from wuzi.config.venue import ConfigError, RefereeConfig, VenueConfig, load_venue
 from wuzi.host.commands import ACTION_ARGS, CommandError, check_args
 from wuzi.host.control import ControlError, send_line

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from wuzi.bus import topics
-from wuzi.bus.auth import AuthError, referee_keys, verify
+from wuzi.bus.auth import AuthError, verify
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.schemas import (
     DIRECTOR_ACTIONS,
@@ -40,6 +40,7 @@ from wuzi.bus.schemas import (
     parse_message,
 )
 from wuzi.config import TableConfig, VenueConfig
+from wuzi.config.credentials import referee_keys
 from wuzi.host import publish, records
 from wuzi.host.board_recovery import RecoveringBoardLink
 from wuzi.host.commands import CommandError, to_inputs

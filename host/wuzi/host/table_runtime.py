@@ -24,12 +24,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from wuzi.bus.assignment import setup_from_assignment
 from wuzi.bus.schemas import ALERT_KIND, Assignment, Cleared, MessageError, encode, parse_message
 from wuzi.bus.topics import assignment as assignment_topic
 from wuzi.host.publish import Audience, route
 from wuzi.journal import JournalEntry
 from wuzi.rules.board import Colour
-from wuzi.table.assignment import setup_from_assignment
 from wuzi.table.checks import TableError
 from wuzi.table.codec import decode_input, decode_output, encode_input, encode_output
 from wuzi.table.inputs import HostRestarted, SessionStarted, TableInput, TableSetup

@@ -18,6 +18,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from wuzi.rules import record_cli
 from wuzi.rules.board import Board, parse_point, parse_points, point_name, sort_key
 from wuzi.rules.errors import RulesError
 
@@ -122,8 +123,4 @@ def register(subparsers: Any) -> None:
     p.add_argument("--point", required=True, help="the point to explain, e.g. h8")
     p.set_defaults(func=_explain)
 
-    from wuzi.cli import optional_module
-
-    record_cli = optional_module("wuzi.rules.record_cli")  # lives with the record formats
-    if record_cli is not None:
-        record_cli.register(sub)
+    record_cli.register(sub)  # the record commands live with the record formats

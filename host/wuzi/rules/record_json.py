@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from wuzi.json_values import describe
+from wuzi.base.json_values import describe
 from wuzi.rules.board import Colour, Point, parse_point, point_name
 from wuzi.rules.errors import RecordFormatError, RulesError
 from wuzi.rules.procedure import Seat

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from wuzi.json_values import describe
+from wuzi.base.json_values import describe
 from wuzi.rules.board import POINTS, Colour
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading

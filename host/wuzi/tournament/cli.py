@@ -634,3 +634,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the lots (default 0)")
     p.add_argument("--scoring", default="2/1/0", help="WIN/DRAW/LOSS (default 2/1/0)")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def main(argv: list[str]) -> int:
+    """Run ``wuzi tournament ARGV…`` in this process (the simulated final creates its event
+    this way, exactly as an organiser types it); the exit status as the command gives it."""
+    parser = argparse.ArgumentParser(prog="wuzi")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["tournament", *argv])
+    return int(args.func(args) or 0)

@@ -25,7 +25,7 @@ import datetime
 import re
 from collections.abc import Callable, Iterator
 
-from wuzi import __version__
+from wuzi.base import __version__
 from wuzi.rules.board import SIZE, Colour, Point, parse_point, point_name
 from wuzi.rules.errors import RecordFormatError, RulesError
 from wuzi.rules.formats.common import decode_text

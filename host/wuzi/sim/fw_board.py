@@ -1,1 +1,0 @@
-../../../firmware/board.py

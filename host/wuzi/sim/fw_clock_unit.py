@@ -1,1 +1,0 @@
-../../../firmware/clock_unit.py

@@ -1,1 +1,0 @@
-../../../firmware/endpoint.py

@@ -1,1 +1,0 @@
-../../../firmware/fake_machine.py

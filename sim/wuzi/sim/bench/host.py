@@ -1,0 +1,212 @@
+"""``wuzi bench host``: the table host's figures.
+
+``host.journal_us_per_event``: the cost of one durable journal append (committed and
+fsync'd before it returns), on the disk of the current directory's temp area — the figure
+is mostly that disk's fsync latency, so measure on the Pi's own storage.
+
+``host.move_latency_p99_ms``: one ``wuzi host`` process serving 24 tables (simulated
+boards and clock units on ptys, a real Mosquitto, standalone games). Every round puts a
+stone on each table, waits until the host has it pending (its RefereeState's
+``pending_stone``), then presses the 24 clocks one after another, 10 ms apart — a busy
+hall. The latency of a move runs from the instant the simulated clock unit's MCU emits its
+press frame (so the buttons' debounce window, which the host cannot shorten, is excluded)
+to the instant an observer on the bus receives the ``move`` TableEvent. Both instants are
+read from this process's monotonic clock. It is the whole path: pty, link, rules, journal
+fsync, broker, observer.
+
+``host.recovery_s_24_tables``: a journal holding a 200-move game on each of 24 tables
+(written in-process through ``TableRuntime``, everything marked sent, as a host that was
+SIGKILL-ed with a quiet outbox leaves it); then ``wuzi host`` is started as a subprocess
+and timed from just before the process is spawned (interpreter start and imports
+included) until the observer has received, from this process, every table's TableState
+with status ``paused`` — each game recovered, its clocks stopped for the referee, its
+devices opened and its state on the bus. Targets: under 15 ms and under 1 s.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from wuzi.host.table_runtime import Record, TableRuntime
+from wuzi.journal import Journal
+from wuzi.journal.journal import measure_append_us
+from wuzi.rules.board import Colour
+from wuzi.rules.procedure import Seat
+from wuzi.sim.box import (
+    HOST_ID,
+    Broker,
+    HostProcess,
+    Observer,
+    SimTables,
+    new_venue_id,
+    subscribe_observer,
+    wait_for,
+    write_venue,
+)
+from wuzi.table.inputs import ClockPressed, StoneSettled, TableSetup
+
+Emit = Callable[[str, float, str], None]
+
+TABLES = 24
+RECOVERY_MOVES = 200
+PRESS_GAP_S = 0.010
+S = 1_000_000_000
+WALL_MS = 1_780_000_000_000
+
+
+def run(emit: Emit, quick: bool) -> None:
+    with tempfile.TemporaryDirectory(prefix="wuzi-bench-journal-") as folder:
+        us = measure_append_us(Path(folder) / "journal.sqlite", 100 if quick else 500)
+    emit("host.journal_us_per_event", us, "us")
+    with tempfile.TemporaryDirectory(prefix="wuzi-bench-host-") as folder:
+        emit(
+            "host.move_latency_p99_ms", move_latency_p99_ms(Path(folder), 2 if quick else 20), "ms"
+        )
+    with tempfile.TemporaryDirectory(prefix="wuzi-bench-recovery-") as folder:
+        emit("host.recovery_s_24_tables", recovery_s(Path(folder)), "s")
+
+
+def spread_points() -> tuple[list[int], list[int]]:
+    """Black and White points of the whole board such that no line holds three stones of
+    one colour in a row: colour by ``(column + 2 * row) mod 4`` (rows alternate, columns
+    and both diagonals go in pairs). No five, no forbidden shape, under any rule set."""
+    black: list[int] = []
+    white: list[int] = []
+    for row in range(15):
+        for column in range(15):
+            (black if (column + 2 * row) % 4 < 2 else white).append(row * 15 + column)
+    return black, white
+
+
+def game_moves(count: int) -> list[int]:
+    black, white = spread_points()
+    moves = [p for pair in zip(black, white, strict=False) for p in pair]
+    if count > len(moves):
+        raise ValueError(f"at most {len(moves)} spread moves, not {count}")
+    return moves[:count]
+
+
+# --- move latency ----------------------------------------------------------------------
+
+
+def move_latency_p99_ms(folder: Path, rounds: int) -> float:
+    """p99 of ``rounds`` moves on each of the 24 tables (see the module docstring)."""
+    latencies_ns = _play_rounds(folder, rounds)
+    latencies_ns.sort()
+    at = min(len(latencies_ns) - 1, max(0, -(-99 * len(latencies_ns) // 100) - 1))
+    return latencies_ns[at] / 1e6
+
+
+def _play_rounds(folder: Path, rounds: int) -> list[int]:
+    broker = Broker(folder)
+    broker.start()
+    sim = SimTables(TABLES)
+    observer = Observer()
+    venue_id = new_venue_id()
+    host = HostProcess(write_venue(folder, venue_id, broker.url, sim), folder / "state")
+    bus = None
+    try:
+        bus = subscribe_observer(broker.url, venue_id, observer)
+        host.start()
+        tables = range(1, TABLES + 1)
+        wait_for(lambda: _all_alive(host, lambda n: n in observer.states), 30, "24 table states")
+        moves = game_moves(rounds)
+        latencies: list[int] = []
+        for r, point in enumerate(moves):
+            colour, button = (1, 0) if r % 2 == 0 else (2, 1)
+            for n in tables:
+                sim.place(n, point, colour)
+
+            def pending(n: int, point: int = point) -> bool:
+                return observer.pending_stone(n) == point
+
+            def judged(n: int, r: int = r) -> bool:
+                return observer.move_count(n) > r
+
+            wait_for(lambda: _all_alive(host, pending), 30, f"round {r + 1}'s stones pending")
+            for n in tables:
+                sim.press(n, button)
+                time.sleep(PRESS_GAP_S)
+            wait_for(lambda: _all_alive(host, judged), 30, f"round {r + 1}'s moves")
+            for n in tables:
+                got, received_ns = observer.last_move(n)
+                pressed_ns = sim.clocks[n - 1].press_ns
+                if got != point or pressed_ns is None:
+                    raise RuntimeError(f"table {n}: move {got} for {point}, press {pressed_ns}")
+                latencies.append(received_ns - pressed_ns)
+        return latencies
+    finally:
+        host.kill()
+        if bus is not None:
+            bus.close()
+        sim.close()
+        broker.stop()
+
+
+def _all_alive(host: HostProcess, ready: Callable[[int], bool]) -> bool:
+    host.check_alive()
+    return all(ready(n) for n in range(1, TABLES + 1))
+
+
+# --- recovery --------------------------------------------------------------------------
+
+
+def write_games(journal: Journal, venue_id: str, tables: int, moves: int) -> None:
+    """A ``moves``-move game in progress on each table, journaled as the host would have,
+    with every published event acknowledged (nothing left to resend)."""
+    setup = TableSetup(ruleset="freestyle", opening="free", time_control="600+5")
+    points = game_moves(moves)
+    for n in range(1, tables + 1):
+        runtime = TableRuntime(number=n, venue=venue_id)
+        records: list[Record] = list(runtime.begin(S, WALL_MS, setup))
+        t, colour, seat = S, Colour.BLACK, Seat.FIRST
+        for point in points:
+            t += S
+            records += runtime.feed(StoneSettled(now_ns=t, point=point, colour=colour), WALL_MS)
+            t += S
+            records += runtime.feed(ClockPressed(now_ns=t, seat=seat), WALL_MS)
+            colour, seat = colour.other, seat.other
+        session = runtime.session
+        if session is None or session.game.is_over:
+            raise RuntimeError(f"table {n}: the bench game ended before {moves} moves")
+        entries = journal.append_many(
+            [(runtime.id, r.kind, r.payload, r.t_ms, r.publish) for r in records]
+        )
+        for entry in entries:
+            runtime.note_journaled(entry.kind, entry.id, entry.payload)
+        journal.mark_sent(entry.id for entry in entries)
+
+
+def recovery_s(folder: Path) -> float:
+    """Seconds from spawning ``wuzi host`` on the journal until all 24 tables are paused
+    on the bus (see the module docstring)."""
+    broker = Broker(folder)
+    broker.start()
+    sim = SimTables(TABLES)
+    observer = Observer()
+    venue_id = new_venue_id()
+    host = HostProcess(write_venue(folder, venue_id, broker.url, sim), folder / "state")
+    bus = None
+    try:
+        host.state_dir.mkdir(parents=True, exist_ok=True)
+        with Journal.open(host.journal_path, HOST_ID) as journal:
+            write_games(journal, venue_id, TABLES, RECOVERY_MOVES)
+        bus = subscribe_observer(broker.url, venue_id, observer)
+        started_ns = time.monotonic_ns()
+        host.start()
+
+        def paused(n: int) -> bool:
+            state = observer.state_since(n, started_ns)
+            return state is not None and state.status == "paused"
+
+        wait_for(lambda: _all_alive(host, paused), 30, "24 tables paused")
+        return (time.monotonic_ns() - started_ns) / 1e9
+    finally:
+        host.kill()
+        if bus is not None:
+            bus.close()
+        sim.close()
+        broker.stop()

@@ -1,0 +1,146 @@
+"""``wuzi demo``: the simulated final of the national team championship, on one machine.
+
+Contract (README "wuzi demo"):
+
+* ``wuzi demo [--headless] [--speed X] [--seed S] [--faults] [--out DIR] [--broker URL]``
+  plays the whole final — 16 teams, 4 rounds of the placement knockout, every match on
+  three boards, the captains' playoffs, all 16 places — through a broker, the director,
+  four hosts and 24 simulated tables played by bots (``wuzi.sim.final.run``). Without
+  ``--headless`` and with a display it also opens the scoreboard window; without a
+  display it renders scoreboard frames to PNG files instead. It prints the final
+  standings and writes ``DIR/games/NAME.json`` (each game's record), ``DIR/truth/NAME.json``
+  (the bots' own moves), ``DIR/standings.json`` (``[{"place": n, "team": …}]``) and
+  ``DIR/screens/*.png``. ``--faults`` kills and restarts hosts and the director, restarts
+  the broker, cuts a host off the network and disturbs the boards during the run.
+  Exit 0 when the final ended and its checks hold (``wuzi.sim.final.check``), 1 when the
+  run or a check failed (the reason on stderr), 2 on a usage error.
+* ``wuzi demo --showcase [--out DIR]``: the quick one — a scripted game judged by the
+  rules engine and the clock core, instant (``wuzi.sim.showcase``).
+
+The broker is the one named by ``--broker`` (or the ``BROKER`` environment variable, as
+``make demo BROKER=mqtt://…`` passes it), else a private Mosquitto, else an embedded one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the speed must be a number, not {text!r}") from None
+    if not 1.0 <= value <= 100.0:
+        raise argparse.ArgumentTypeError(f"the speed must be from 1 to 100, not {text}")
+    return value
+
+
+def _command(args: argparse.Namespace) -> int:
+    if args.showcase:
+        from wuzi.sim.showcase import play
+
+        return play(Path(args.out) if args.out else None, sys.stdout)
+    from wuzi.sim.final.check import check_run
+    from wuzi.sim.final.run import RunError, RunOptions, VenueRun
+
+    window = not args.headless and bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+    if not args.headless and not window:
+        print("no display: the scoreboard is rendered to PNG files instead", flush=True)
+    out = Path(args.out or "demo-out")
+    options = RunOptions(
+        out=out,
+        seed=args.seed,
+        speed=args.speed,
+        faults=args.faults,
+        broker_url=args.broker or os.environ.get("BROKER") or None,
+        window=window,
+        screens_every_s=args.screens_every,
+        timeout_s=args.timeout,
+        log=sys.stdout,
+    )
+
+    def stop(_signal: int, _frame: object) -> None:
+        raise SystemExit(143)  # unwinds the run: its processes are stopped on the way out
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        result = VenueRun(options).run()
+    except (RunError, OSError, ValueError) as exc:
+        print(f"wuzi demo: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"\nthe final took {result.wall_s:.0f} s: {result.games} games, "
+        f"{result.messages} bus messages seen"
+    )
+    if result.faults:
+        print(f"faults injected and recovered from: {len(result.faults)}")
+    print("\nfinal standings:")
+    for line in result.standings:
+        print(f"  {line['place']:>2}  {line['team']}")
+    problems = check_run(out) + result.problems
+    print(f"\nrecords, results and standings in {out}/ (screens in {out}/screens)")
+    if problems:
+        for problem in problems:
+            print(f"wuzi demo: check failed: {problem}", file=sys.stderr)
+        return 1
+    print(
+        "checks: every record equals the bots' moves, every result is in the director's "
+        "database once, no clock was charged for an outage, all 16 places given"
+    )
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "demo",
+        help="the simulated final: director, hosts, 24 tables of bots, the scoreboard",
+        description="Play the whole final of the team championship on this machine: a broker, "
+        "the director, four hosts with 24 simulated sensor boards and clock units, bots at "
+        "every table, the scoreboard. Prints the final standings.",
+    )
+    p.add_argument("--headless", action="store_true", help="no window: scoreboard PNGs only")
+    p.add_argument(
+        "--speed",
+        type=_speed,
+        default=10.0,
+        metavar="X",
+        help="every time control divided by X (1-100; default 10)",
+    )
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="the final's seed (default 1)")
+    p.add_argument("--faults", action="store_true", help="inject faults during the run")
+    p.add_argument(
+        "--out", metavar="DIR", help="where the records, standings and screens go (demo-out)"
+    )
+    p.add_argument(
+        "--broker", metavar="URL", help="use this broker (default: $BROKER, else a private one)"
+    )
+    p.add_argument(
+        "--screens-every",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="a scoreboard PNG every S seconds of the run (0: only at the end; default 30)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=3600.0,
+        metavar="S",
+        help="give up if the final has not ended after S seconds (default 3600)",
+    )
+    p.add_argument(
+        "--showcase",
+        action="store_true",
+        help="instead: one scripted game through the rules engine and the clock, instant",
+    )
+    p.set_defaults(func=_command)

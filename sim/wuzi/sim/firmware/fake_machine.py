@@ -1,0 +1,1 @@
+../../../../firmware/fake_machine.py
