@@ -6,7 +6,7 @@ WUZI   := $(VENV)/bin/wuzi
 STAMP  := $(VENV)/.setup-done
 PYTEST_ARGS ?=
 
-.PHONY: setup test test-e2e test-slow demo bench lint clean
+.PHONY: setup test test-e2e test-bench test-slow demo bench lint clean
 
 ## setup: create .venv and install Wuzi with its dev tools, and the Debian packages the
 ##        tests need (Mosquitto); idempotent
@@ -23,12 +23,16 @@ $(STAMP): pyproject.toml
 ## test: lint, then the whole suite except the slow marker and the end-to-end final
 ##       (under 15 minutes)
 test: setup lint
-	$(PY) -m pytest -q -m "not slow" --ignore=tests/e2e $(PYTEST_ARGS)
+	$(PY) -m pytest -q -m "not slow and not bench" --ignore=tests/e2e $(PYTEST_ARGS)
 
 ## test-e2e: the whole final with faults (tests/e2e: about 5 minutes on 2 cores; CI runs
 ##           it after `make test`). Alone on the machine: its bots play in real time.
 test-e2e: setup
 	$(PY) -m pytest -q -m "not slow" --basetemp=.e2e-tmp tests/e2e $(PYTEST_ARGS)
+
+## test-bench: the tests that run a benchmark in its quick mode (figures in the right format)
+test-bench: setup
+	$(PY) -m pytest -q -m bench $(PYTEST_ARGS)
 
 ## test-slow: only the long runs (differential tests over many positions)
 test-slow: setup

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import paho.mqtt.client as mqtt
 import pytest
-from bus_helpers import MosquittoBroker, wait_until
 from paho.mqtt.enums import CallbackAPIVersion
 
+from support.broker import MosquittoBroker, wait_until
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.schemas import HostStatus, Message, MessageError, TableEvent, TableState
@@ -263,8 +263,7 @@ def test_a_failing_handler_does_not_stop_delivery(
 def test_the_fixture_fails_rather_than_skips_without_mosquitto(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import bus_helpers
-
+    import support.broker as bus_helpers
     from wuzi.sim import box as bench_venue
 
     monkeypatch.setattr(bench_venue.shutil, "which", lambda name: None)

@@ -32,12 +32,12 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from bus_helpers import MosquittoBroker, wait_until
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 from test_bus_schemas import ALL_TOPICS, VENUE, arbiter_commands, ids, messages, topic_for
 
+from support.broker import MosquittoBroker, wait_until
 from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, ReplayGuard, canonical_bytes, sign, verify
 from wuzi.bus.client import BusClient

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from wuzi.clock import NS_PER_MS, NS_PER_S, Clock
-from wuzi.clock.display import change_after_ns, face_text
+from wuzi.clock.face import change_after_ns, face_text
 from wuzi.rules.procedure import Seat
 
 S = NS_PER_S

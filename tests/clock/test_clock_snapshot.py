@@ -55,8 +55,8 @@ def test_extrapolate_is_the_clock_itself() -> None:
 
 
 def test_view_needs_an_instant() -> None:
-    from wuzi.clock.clock import initial_state
     from wuzi.clock.control import parse_control
+    from wuzi.clock.machine import initial_state
     from wuzi.clock.snapshot import view_of
 
     with pytest.raises(ClockError, match="needs an instant"):

@@ -8,7 +8,8 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from director_helpers import (
+
+from support.director import (
     KEY,
     TABLES,
     bus_result,
@@ -18,7 +19,6 @@ from director_helpers import (
     result_event,
     winner_of,
 )
-
 from wuzi.bus import topics
 from wuzi.bus.auth import sign
 from wuzi.bus.schemas import ArbiterCommand, HostStatus, TableState, check_outgoing

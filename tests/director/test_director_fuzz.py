@@ -24,10 +24,10 @@ from typing import Any, ClassVar
 
 import paho.mqtt.client as mqtt
 import pytest
-from director_helpers import KEY, TABLES, confirm, result_event, write_event, write_venue
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from support.director import KEY, TABLES, confirm, result_event, write_event, write_venue
 from wuzi.bus import topics
 from wuzi.bus.auth import sign
 from wuzi.bus.client import BusClient

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from director_helpers import final
 
+from support.director import final
 from wuzi.clock.control import parse_control
 from wuzi.director.schedule import (
     DirectorError,

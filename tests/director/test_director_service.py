@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from bus_helpers import MosquittoBroker, wait_until
-from director_helpers import (
+
+from support.broker import MosquittoBroker, wait_until
+from support.director import (
     TABLES,
     bus_result,
     confirm,
@@ -27,7 +28,6 @@ from director_helpers import (
     write_event,
     write_venue,
 )
-
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import (

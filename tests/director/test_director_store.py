@@ -14,8 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from director_helpers import TABLES, bus_result, confirm, final, make_core, result_event, winner_of
 
+from support.director import TABLES, bus_result, confirm, final, make_core, result_event, winner_of
 from wuzi.cli import main as wuzi_main
 from wuzi.director.core import DirectorCore
 from wuzi.director.store import DirectorStore, StaleCompetition
@@ -177,11 +177,12 @@ def _reference(tmp_path: Path) -> DirectorCore:
 def test_kill_9_at_random_instants_loses_and_doubles_nothing(tmp_path: Path) -> None:
     db = _new_db(tmp_path)
     rng = random.Random(6)
-    env = {**os.environ, "PYTHONPATH": str(HERE.parent.parent / "host")}
+    # the worker is a module of tests/support, run with tests/ on the path as pytest has it
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
     kills = 0
     for attempt in range(40):
         proc = subprocess.Popen(
-            [sys.executable, str(HERE / "kill_worker.py"), str(db)],
+            [sys.executable, "-m", "support.director_kill_worker", str(db)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,

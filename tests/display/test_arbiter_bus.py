@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clock_arbiter_fixtures import MosquittoBroker, mosquitto  # noqa: F401  (the fixture)
-from host_harness import REFEREE, HostUnderTest, wait_for
 
+from support.host import REFEREE, HostUnderTest, wait_for
+from support.screens import MosquittoBroker, mosquitto  # noqa: F401  (the fixture)
 from wuzi.config.venue import load_venue
 from wuzi.display.arbiter_cli import FILTERS, ArbiterScreen
 from wuzi.display.arbiter_commands import CommandDesk, load_signer

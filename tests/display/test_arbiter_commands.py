@@ -7,8 +7,8 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from clock_arbiter_fixtures import REFEREE, TOKEN, write_venue
 
+from support.screens import REFEREE, TOKEN, write_venue
 from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, verify
 from wuzi.bus.schemas import encode, parse_message

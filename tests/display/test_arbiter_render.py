@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clock_arbiter_fixtures import (
+
+from support.screens import (
     fraction,
     image_rect,
     ink_mask,
@@ -19,7 +20,6 @@ from clock_arbiter_fixtures import (
     near,
     render,
 )
-
 from wuzi.display.arbiter_commands import CommandDesk
 from wuzi.display.arbiter_model import ArbiterFrame, ArbiterModel
 from wuzi.display.arbiter_render import COLOURS, TIER_COLOURS, ArbiterRenderer

@@ -10,7 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from clock_arbiter_fixtures import (
+
+from support.screens import (
     MosquittoBroker,
     fraction,
     is_red,
@@ -18,7 +19,6 @@ from clock_arbiter_fixtures import (
     near,
     write_venue,
 )
-
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.cli import main

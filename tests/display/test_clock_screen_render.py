@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from clock_arbiter_fixtures import (
+from support.screens import (
     fraction,
     image_rect,
     ink_mask,
@@ -18,7 +18,6 @@ from clock_arbiter_fixtures import (
     near,
     render,
 )
-
 from wuzi.display.clock_model import ClockFace, clock_face
 from wuzi.display.clock_render import COLOURS, ClockRenderer, clear_colour
 from wuzi.display.clock_sample import sample_assignment, sample_clock_state

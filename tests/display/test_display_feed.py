@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,10 +10,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bus"))
-
-from bus_helpers import MosquittoBroker, wait_until
-
+from support.broker import MosquittoBroker, wait_until
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import HostStatus, TableState

@@ -12,10 +12,7 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bus"))
-
-from bus_helpers import MosquittoBroker
-
+from support.broker import MosquittoBroker
 from wuzi.bus.client import BusClient
 from wuzi.cli import main
 from wuzi.display.sample import sample_messages, sample_state_json

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wuzi.clock.display import face_text
+from wuzi.clock.face import face_text
 from wuzi.display.timefmt import (
     NEVER_MS,
     extrapolate_ms,

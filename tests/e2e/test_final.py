@@ -47,11 +47,13 @@ def play(out: Path, *, faults: bool) -> list[dict[str, object]]:
     return standings
 
 
+@pytest.mark.timeout(1200)
 def test_a_final_with_faults_ends_as_the_clean_one_does(tmp_path: Path) -> None:
     standings = play(tmp_path, faults=True)
     assert standings == json.loads(GOLDEN.read_text(encoding="utf-8"))
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)
 def test_a_clean_run_gives_the_same_final(tmp_path: Path) -> None:
     assert play(tmp_path, faults=False) == json.loads(GOLDEN.read_text(encoding="utf-8"))

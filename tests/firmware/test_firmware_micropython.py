@@ -8,8 +8,8 @@ allocation raises MemoryError); and the frames it writes must decode on the host
 from __future__ import annotations
 
 import pytest
-from mpy_harness import run_cpython, run_micropython
 
+from support.micropython import run_cpython, run_micropython
 from wuzi.link import wire
 
 BOARD_SCENARIO = r"""

@@ -7,14 +7,9 @@ the host's ``RecoveringBoardLink`` with the position the journal knows.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "link"))
-
-from link_helpers import Bench
-
+from support.boards import Bench
 from wuzi.host.board_recovery import RecoveringBoardLink, scan_reconciler
 from wuzi.link import reconciler, wire
 from wuzi.link.reconciler import Alert, Reconciler, StoneEvent

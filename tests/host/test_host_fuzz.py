@@ -28,13 +28,13 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from bus_helpers import MosquittoBroker
-from host_harness import REFEREE, TOKEN, HostUnderTest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
-from service_harness import InProcessHost
 
+from support.broker import MosquittoBroker
+from support.host import REFEREE, TOKEN, HostUnderTest
+from support.service import InProcessHost
 from wuzi.bus import topics
 from wuzi.bus.assignment import setup_from_assignment
 from wuzi.bus.auth import sign

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
-from bus_helpers import MosquittoBroker
-from host_harness import HostUnderTest, wait_for
-from service_harness import InProcessHost
 
+from support.broker import MosquittoBroker
+from support.host import HostUnderTest, wait_for
+from support.service import InProcessHost
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import Assignment, Message, TableEvent, TableState
 from wuzi.host.service import HostService

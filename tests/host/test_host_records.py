@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bus_helpers import MosquittoBroker
-from host_harness import HostUnderTest, wait_for
 
+from support.broker import MosquittoBroker
+from support.host import HostUnderTest, wait_for
 from wuzi.rules.record_json import record_from_json
 
 BLACK, WHITE = 1, 2

@@ -7,7 +7,6 @@ import argparse
 import selectors
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -16,6 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from support.broker import (  # type: ignore[import-not-found,unused-ignore]
+    MosquittoBroker,
+    free_port,
+    wait_until,
+)
 from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, verify
 from wuzi.bus.client import BusClient
@@ -25,16 +29,8 @@ from wuzi.config.venue import load_venue
 from wuzi.host import referee_cli
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
-from wuzi.host.referee_cli import SendError, parse_values
+from wuzi.host.referee_signing import SendError, parse_values
 from wuzi.rules.game import Game
-
-# The bus helpers live with the bus tests; tests/host has no conftest of its own.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bus"))
-from bus_helpers import (  # type: ignore[import-not-found,unused-ignore]
-    MosquittoBroker,
-    free_port,
-    wait_until,
-)
 
 VENUE_ID = "referee-cli-test"
 TOPIC = topics.arbiter_commands(VENUE_ID)

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bus_helpers import MosquittoBroker
-from host_harness import HostUnderTest, Observer, wait_for
 
+from support.broker import MosquittoBroker
+from support.host import HostUnderTest, Observer, wait_for
 from wuzi.bus.client import BusClient
 from wuzi.rules.board import parse_point
 

@@ -7,8 +7,8 @@ import random
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from link_helpers import Bench
 
+from support.boards import Bench
 from wuzi.link import wire
 from wuzi.link.errors import BoardMismatchError, VersionMismatchError
 from wuzi.link.session import (

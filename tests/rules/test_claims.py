@@ -12,7 +12,7 @@ from wuzi.rules.claims import (
     kind_words,
     row_text,
 )
-from wuzi.rules.forbidden import ForbiddenKind
+from wuzi.rules.verdict import ForbiddenKind
 
 B, W = Colour.BLACK, Colour.WHITE
 

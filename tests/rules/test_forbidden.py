@@ -12,17 +12,15 @@ import pytest
 
 from wuzi.rules.board import Board, Colour, parse_point, parse_points, point_name
 from wuzi.rules.errors import InvalidPointError, OccupiedPointError, RulesError
-from wuzi.rules.explain import Explanation, line_name
+from wuzi.rules.explain import Explanation, explain, line_name
 from wuzi.rules.forbidden import (
     ForbiddenJudge,
-    ForbiddenKind,
     IncrementalJudge,
-    Verdict,
-    explain,
     forbidden_kind,
     forbidden_points,
     judge,
 )
+from wuzi.rules.verdict import ForbiddenKind, Verdict
 
 DT, DF, OL = ForbiddenKind.DOUBLE_THREE, ForbiddenKind.DOUBLE_FOUR, ForbiddenKind.OVERLINE
 

@@ -19,17 +19,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from wuzi.rules.board import POINTS, SIZE, Board, Colour, Point, parse_points
-from wuzi.rules.forbidden import (
-    ForbiddenKind,
-    IncrementalJudge,
-    Verdict,
-    explain,
-    forbidden_kind,
-    forbidden_points,
-    judge,
-)
+from wuzi.rules.explain import explain
+from wuzi.rules.forbidden import IncrementalJudge, forbidden_kind, forbidden_points, judge
 from wuzi.rules.patterns import CENTRE, WINDOW, analyse_window, code_of, straight_four_offsets
 from wuzi.rules.symmetry import SYMMETRIES, TABLE
+from wuzi.rules.verdict import ForbiddenKind, Verdict
 from wuzi.rules.wins import DIRECTIONS, makes_exact_five, makes_overline, winning_row
 from wuzi.sim.bench.rules import random_moves
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from wuzi.rules.board import Board, parse_point, parse_points, point_name, sort_key
-from wuzi.rules.forbidden import ForbiddenKind, Verdict, forbidden_kind, forbidden_points, judge
+from wuzi.rules.forbidden import forbidden_kind, forbidden_points, judge
+from wuzi.rules.verdict import ForbiddenKind, Verdict
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "vectors" / "forbidden-basic.txt"
 

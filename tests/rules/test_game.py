@@ -22,7 +22,7 @@ from wuzi.rules.errors import (
     OccupiedPointError,
     RulesError,
 )
-from wuzi.rules.forbidden import ForbiddenKind, forbidden_points
+from wuzi.rules.forbidden import forbidden_points
 from wuzi.rules.game import (
     Game,
     GameEvent,
@@ -33,13 +33,10 @@ from wuzi.rules.game import (
     StonePlaced,
 )
 from wuzi.rules.procedure import Action, OpeningEvent, OpeningProcedure, Seat, Step
-from wuzi.rules.record import (
-    ClockReading,
-    OpeningDecision,
-    record_from_json,
-    record_to_json,
-)
+from wuzi.rules.record import ClockReading, OpeningDecision
+from wuzi.rules.record_json import record_from_json, record_to_json
 from wuzi.rules.ruleset import Mode
+from wuzi.rules.verdict import ForbiddenKind
 
 B, W = Colour.BLACK, Colour.WHITE
 FIRST, SECOND = Seat.FIRST, Seat.SECOND

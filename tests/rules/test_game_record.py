@@ -15,9 +15,8 @@ from wuzi.rules.record import (
     GameResult,
     Infraction,
     OpeningDecision,
-    record_from_json,
-    record_to_json,
 )
+from wuzi.rules.record_json import record_from_json, record_to_json
 
 FIRST, SECOND = Seat.FIRST, Seat.SECOND
 

@@ -43,12 +43,14 @@ from wuzi.rules.events import (
     event_to_dict,
     events_from_dicts,
 )
-from wuzi.rules.forbidden import ForbiddenKind, forbidden_points
+from wuzi.rules.forbidden import forbidden_points
 from wuzi.rules.formats import export, load
 from wuzi.rules.game import Game
 from wuzi.rules.game_state import Move, Status
 from wuzi.rules.procedure import Seat
-from wuzi.rules.record import ClockReading, RefereeAction, record_from_json, record_to_json
+from wuzi.rules.record import ClockReading, RefereeAction
+from wuzi.rules.record_json import record_from_json, record_to_json
+from wuzi.rules.verdict import ForbiddenKind
 
 B = Colour.BLACK
 FIRST, SECOND = Seat.FIRST, Seat.SECOND

@@ -31,6 +31,8 @@ from wuzi.rules.record import (
     Player,
     RecordedMove,
     RefereeAction,
+)
+from wuzi.rules.record_json import (
     record_from_dict,
     record_from_json,
     record_to_dict,

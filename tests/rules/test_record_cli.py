@@ -101,7 +101,7 @@ def test_stdin_and_stdout_through_the_installed_command() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    from wuzi.rules.record import record_from_json
+    from wuzi.rules.record_json import record_from_json
 
     assert record_from_json(done.stdout) == GameRecord.from_points([P("h8"), P("i9"), None])
 

@@ -389,6 +389,7 @@ def test_next_action_answers_every_step_of_a_procedure() -> None:
     assert game.to_move in (Seat.FIRST, Seat.SECOND)
 
 
+@pytest.mark.bench
 def test_the_bench_reports_its_figures() -> None:
     from wuzi.sim.bench import bots as bot_bench
 

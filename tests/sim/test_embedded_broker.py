@@ -23,8 +23,8 @@ from wuzi.bus import topics
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.schemas import HostStatus, Message, TableEvent, TableState
 from wuzi.bus.url import parse_broker_url
+from wuzi.sim import embedded_broker
 from wuzi.sim.embedded_broker import EmbeddedBroker, EmbeddedBrokerError, find_mosquitto
-from wuzi.venue import embedded_broker
 
 _venues = itertools.count(1)
 BURST = 2000

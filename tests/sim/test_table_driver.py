@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from bus_helpers import MosquittoBroker
-from host_harness import HostUnderTest, wait_for
 
+from support.broker import MosquittoBroker
+from support.host import HostUnderTest, wait_for
 from wuzi.bus.schemas import HostStatus, Message
 from wuzi.link import wire
 from wuzi.rules.board import Colour, parse_point

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pytest
-from bus_helpers import MosquittoBroker
 
+from support.broker import MosquittoBroker
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import TableState

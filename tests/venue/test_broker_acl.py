@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from acl_helpers import CHIEF_PASSWORD, Broker, Peer, generated_broker, tls_files
 
+from support.acl import CHIEF_PASSWORD, Broker, Peer, generated_broker, tls_files
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import TableState, parse_message

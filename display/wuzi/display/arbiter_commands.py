@@ -30,11 +30,11 @@ from wuzi.bus.schemas import ArbiterCommand
 from wuzi.config.venue import VenueConfig
 from wuzi.display.arbiter_model import ArbiterModel
 from wuzi.host.commands import RESULT_REASONS, CommandError, check_args
-from wuzi.host.referee_cli import (
+from wuzi.host.referee_signing import (
     SendError,
-    _key_and_secret,
-    _referee,
     build_command,
+    find_referee,
+    key_and_secret,
     parse_values,
 )
 
@@ -283,8 +283,8 @@ def load_signer(
     if (token_file is None) == (password_file is None):
         raise PromptError("give exactly one of --token-file and --password-file")
     try:
-        found = _referee(venue, referee)
-        key, secret = _key_and_secret(found, token_file, password_file)
+        found = find_referee(venue, referee)
+        key, secret = key_and_secret(found, token_file, password_file)
     except SendError as exc:
         raise PromptError(str(exc)) from None
     return Signer(venue, found.name, key), secret

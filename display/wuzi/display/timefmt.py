@@ -1,6 +1,6 @@
 """Clock faces as the screens show them, and when a running face next changes.
 
-The same convention as the table's own clock displays (`wuzi.clock.display.face_text`):
+The same convention as the table's own clock displays (`wuzi.clock.face.face_text`):
 whole seconds while more than 10 s are left — ``1:23:45``, ``12:34``, ``0:11`` — then
 tenths from ``10.0`` down to ``0.1``, always rounded *up*, so ``0.0`` appears only when the
 time is gone; a fallen flag (negative remaining time) shows ``0.0`` too and the screen
@@ -14,7 +14,7 @@ Pure: no clock is read here.
 
 from __future__ import annotations
 
-from wuzi.clock.display import face_text
+from wuzi.clock.face import face_text
 
 __all__ = [
     "NEVER_MS",

@@ -4,13 +4,14 @@
 monotonic clock (``now_ns``) and never reads the time itself. Time controls are written in
 PGN TimeControl syntax with extensions (``wuzi.clock.control``, docs/clock.md); one side's
 arithmetic is in ``wuzi.clock.timing``; the events that rebuild a clock are in
-``wuzi.clock.events``; views, snapshots and ``extrapolate`` for displays in
-``wuzi.clock.snapshot``; what a display shows and when it changes in ``wuzi.clock.display``;
-the opening's press rules in ``wuzi.clock.opening``; a timer list for many clocks in
-``wuzi.clock.schedule``.
+``wuzi.clock.events``; the pure state machine they drive (``ClockState``, ``advance``,
+``apply_event``) in ``wuzi.clock.machine``; what a clock's face shows and when it changes
+in ``wuzi.clock.face``; views, snapshots and ``extrapolate`` for displays in
+``wuzi.clock.snapshot``; the opening's press rules in ``wuzi.clock.opening``; a timer list
+for many clocks in ``wuzi.clock.schedule``.
 """
 
-from wuzi.clock.clock import Clock, ClockState, Flag, FlagPolicy, PressResult
+from wuzi.clock.clock import Clock
 from wuzi.clock.control import (
     NS_PER_MS,
     NS_PER_S,
@@ -24,6 +25,7 @@ from wuzi.clock.control import (
 )
 from wuzi.clock.errors import ClockError, ClockFormatError, ControlSpecError
 from wuzi.clock.events import ClockEvent, event_from_dict, event_to_dict
+from wuzi.clock.machine import ClockState, Flag, FlagPolicy, PressResult
 from wuzi.clock.snapshot import ClockView, SideView, Snapshot, extrapolate
 
 __all__ = [

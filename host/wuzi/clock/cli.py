@@ -38,10 +38,11 @@ import sys
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from wuzi.clock.clock import Clock, FlagPolicy
+from wuzi.clock.clock import Clock
 from wuzi.clock.control import NS_PER_MS, parse_control
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import DEFAULT_HOLD, FLAG_HOLD
+from wuzi.clock.machine import FlagPolicy
 from wuzi.clock.snapshot import ClockView, SideView
 from wuzi.rules.procedure import Seat
 

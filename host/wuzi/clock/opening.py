@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from wuzi.clock.clock import Clock, PressResult
+from wuzi.clock.clock import Clock
+from wuzi.clock.machine import PressResult
 from wuzi.rules.procedure import Seat
 
 __all__ = ["NO_NEW_ACTION", "TurnSource", "seat_to_run", "table_press"]

@@ -16,6 +16,10 @@ The JSON form (``Snapshot.to_dict``; ``format: wuzi-clock-snapshot``, version 1)
 docs/clock.md: the derived fields are there for readers that do not extrapolate; reading
 it back (``Snapshot.from_dict``) uses only the raw state (``sides.*.state``) and checks
 every key, naming the first one that is wrong.
+
+Views are built from the state machine (``wuzi.clock.machine``) and the face rules
+(``wuzi.clock.face``), never from a ``Clock``: the ``Clock`` (``wuzi.clock.clock``) hands
+out views and snapshots, so it sits above this module.
 """
 
 from __future__ import annotations
@@ -26,17 +30,26 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wuzi.clock import timing
-from wuzi.clock.clock import ClockState, Flag, FlagPolicy, advance
 from wuzi.clock.control import NS_PER_MS, OvertimeKind, TimeControl, parse_control
-from wuzi.clock.display import next_change_ns, side_text
 from wuzi.clock.errors import ClockError, ClockFormatError
+from wuzi.clock.face import face_text, next_change_ns
+from wuzi.clock.machine import ClockState, Flag, FlagPolicy, advance
 from wuzi.clock.timing import SideState
 from wuzi.rules.procedure import Seat
 
 if TYPE_CHECKING:
     from wuzi.rules.record import ClockReading
 
-__all__ = ["FORMAT", "VERSION", "ClockView", "SideView", "Snapshot", "extrapolate", "view_of"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "ClockView",
+    "SideView",
+    "Snapshot",
+    "extrapolate",
+    "side_text",
+    "view_of",
+]
 
 FORMAT = "wuzi-clock-snapshot"
 VERSION = 1
@@ -67,6 +80,22 @@ class SideView:
     @property
     def text(self) -> str:
         return side_text(self)
+
+
+def side_text(view: SideView) -> str:
+    """One side as its face shows it: ``4:59``, ``4:59 d`` while a delay runs, ``0:27 [3]``
+    in byo-yomi with 3 periods left, ``4:12 /7`` in a Canadian block with 7 moves to make,
+    ``0.0 flag`` once the flag fell (the counter's text is ``wuzi.clock.face.face_text``)."""
+    text = face_text(view.face_ns)
+    if view.flagged_ns is not None:
+        return f"{text} flag"
+    if view.periods_left is not None and view.overtime:
+        text += f" [{view.periods_left}]"
+    if view.block_moves_left is not None:
+        text += f" /{view.block_moves_left}"
+    if view.delay_ns > 0:
+        text += " d"
+    return text
 
 
 @dataclass(frozen=True)

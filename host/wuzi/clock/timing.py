@@ -2,7 +2,7 @@
 
 Everything a clock does to one side is here — let its time run for a while, a press, the
 referee's additions, removals and settings, a corrected move counter — as functions that
-take a state and return a new one, so the clock state machine (``wuzi.clock.clock``) only
+take a state and return a new one, so the clock state machine (``wuzi.clock.machine``) only
 decides *which* side is affected and *when*. Times are integer nanoseconds; nothing is
 rounded, so a flag computed here is the exact instant the time ran out, however late it
 is observed.

@@ -3,21 +3,46 @@
 The core never changes itself while it handles an input: it lays a ``Change`` over its
 state (``Work``), and only ``DirectorCore.commit`` applies the change, once the shell has
 stored it — so an input refused halfway, or a database that cannot be written, leaves
-the core exactly as it was.
+the core exactly as it was. ``Work`` reads that state through ``CoreState``, which
+``DirectorCore`` satisfies: this module sits below the core and never imports it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from wuzi.director.games import AuditEntry, Game, HostSeen
 from wuzi.tournament.event import Competition
 
-if TYPE_CHECKING:
-    from wuzi.director.core import DirectorCore
+__all__ = ["Change", "CoreState", "Work", "tables_of"]
 
-__all__ = ["Change", "Work", "tables_of"]
+
+class CoreState(Protocol):
+    """The committed state a ``Work`` lays its change over (``DirectorCore`` is one).
+
+    Read-only on purpose: a ``Work`` only reads the core; what it changes goes into its
+    ``Change``, which ``DirectorCore.commit`` applies once it is stored."""
+
+    @property
+    def comp(self) -> Competition: ...
+
+    @property
+    def next_seq(self) -> int: ...
+
+    @property
+    def games(self) -> Mapping[str, Game]: ...
+
+    @property
+    def by_match(self) -> Mapping[tuple[int, int], Sequence[str]]:
+        """Game ids of each pairing (round, match), oldest first."""
+        ...
+
+    @property
+    def by_table(self) -> Mapping[int, Sequence[str]]:
+        """Game ids ever assigned to each table, oldest first."""
+        ...
 
 
 @dataclass
@@ -56,7 +81,7 @@ def tables_of(venue: Any) -> list[tuple[int, str]]:
 class Work:
     """The core's state with one change laid over it (nothing of the core is touched)."""
 
-    def __init__(self, core: DirectorCore, now_ms: int) -> None:
+    def __init__(self, core: CoreState, now_ms: int) -> None:
         self.core = core
         self.change = Change(now_ms)
         self.comp = core.comp

@@ -117,6 +117,8 @@ class DirectorCore:
         self.hosts: dict[str, HostSeen] = dict(hosts or {})
         self.live: dict[int, tuple[str | None, str]] = {}
         self.next_seq = 1
+        # what matches.py needs of the venue and the options (it never sees the core)
+        self.floor = matches.Floor(self.tables, self.host_of, options.time_scale, options.opening)
         for game in sorted(games, key=lambda g: g.seq):
             self._index(game)
         scale_control(competition.settings.time_control, options.time_scale)  # DirectorError
@@ -190,12 +192,14 @@ class DirectorCore:
         else:
             work.audit("organisers", "competition-changed", commands=list(external))
         try:
-            matches.drop_unpaired(self, work)
+            matches.drop_unpaired(work)
             if comp.rounds:
                 for p in comp.rounds[-1].pairings:
-                    matches.settle_match(self, work, len(comp.rounds), p.board, authoritative=False)
-            matches.advance(self, work)
-            matches.allocate(self, work)
+                    matches.settle_match(
+                        self.floor, work, len(comp.rounds), p.board, authoritative=False
+                    )
+            matches.advance(self.floor, work)
+            matches.allocate(self.floor, work)
         except (TournamentError, TableError) as exc:
             raise DirectorError(f"cannot run the event: {exc}") from None
         work.change.tables.update(self.tables)
@@ -506,9 +510,9 @@ class DirectorCore:
     def _settled(self, work: Work, game: Game) -> None:
         """A game became final (or its final result changed): settle its pairing, pair
         the next round when this one is decided, give waiting games free tables."""
-        matches.settle_match(self, work, game.plan.round, game.plan.match, authoritative=True)
-        matches.advance(self, work)
-        matches.allocate(self, work)
+        matches.settle_match(self.floor, work, game.plan.round, game.plan.match, authoritative=True)
+        matches.advance(self.floor, work)
+        matches.allocate(self.floor, work)
 
 
 def _seat_of_black(plan: PlannedGame, state: TableState) -> Seat | None:

@@ -5,14 +5,14 @@ games are all final gets its result in the competition; a tied knockout match it
 playoff game (on the board-1 table); a pairing whose result came from elsewhere (the
 organisers) or changed has its unneeded games cancelled; a decided round is followed by
 the next one, paired and laid out on the tables; waiting games take tables as they free
-up. Every function works on a ``Work`` (a change laid over the core), never on the core.
+up. Every function works on a ``Work`` (a change laid over the core), never on the core;
+what it needs of the venue and the director's options comes as a ``Floor``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 from wuzi.bus.assignment import setup_from_assignment
 from wuzi.director import screens
@@ -34,16 +34,26 @@ from wuzi.tournament.history import Pairing, Round
 from wuzi.tournament.report import pairing_json, result_text
 from wuzi.tournament.results import GameResult, RoundResult, score_round
 
-if TYPE_CHECKING:
-    from wuzi.director.core import DirectorCore
-
-__all__ = ["advance", "allocate", "cancel", "drop_unpaired", "settle_match"]
+__all__ = ["Floor", "advance", "allocate", "cancel", "drop_unpaired", "settle_match"]
 
 DIRECTOR = "director"
 
 
+@dataclass(frozen=True)
+class Floor:
+    """What the games and tables depend on besides the work: fixed for the director's run.
+
+    The core builds it once from the venue and its options and passes it in, so this
+    module never needs the core itself."""
+
+    tables: tuple[int, ...]  # the venue's tables, in venue order: waiting games take the first free
+    host_of: Mapping[int, str]  # the host serving each table (for the audit log)
+    time_scale: float  # rehearsals: every time control divided by this
+    opening: str | None  # the tables' opening procedure instead of the event's
+
+
 def settle_match(
-    core: DirectorCore, work: Work, round_number: int, match: int, *, authoritative: bool
+    floor: Floor, work: Work, round_number: int, match: int, *, authoritative: bool
 ) -> None:
     """Bring one pairing of the round being played in line with its games.
 
@@ -82,7 +92,7 @@ def settle_match(
             }
             played = playoff_sequence(kind, mine, pairing.playoff)
         if (plan.result, played) != (pairing.result, pairing.playoff):
-            pairing = enter_result(core, work, rnd, pairing, plan.result, played)
+            pairing = enter_result(work, rnd, pairing, plan.result, played)
             comp = work.comp
     if pairing.result is None:
         for slot in plan.slots:
@@ -92,32 +102,32 @@ def settle_match(
                     round_number,
                     pairing,
                     slot,
-                    time_scale=core.options.time_scale,
-                    opening=core.options.opening,
+                    time_scale=floor.time_scale,
+                    opening=floor.opening,
                 )
                 create(
-                    core, work, planned, preferred_table(core, work, rnd, pairing, slot, regular)
+                    floor, work, planned, preferred_table(floor, work, rnd, pairing, slot, regular)
                 )
     else:
         for g in regular.values():
             if g.open:
-                cancel(core, work, g, "the pairing's result is in without it")
+                cancel(work, g, "the pairing's result is in without it")
     if not knockout or pairing.result is None:
         return
     need = None if comp.match_winner(pairing) is not None else len(pairing.playoff) + 1
     for k, g in playoffs.items():
         if need is None and k > len(pairing.playoff):
-            cancel(core, work, g, "the match is decided without it")
+            cancel(work, g, "the match is decided without it")
         elif need is not None and g.open and k != need:
-            cancel(core, work, g, "not the playoff game the match needs now")
+            cancel(work, g, "not the playoff game the match needs now")
     if need is not None and need not in playoffs:
         planned = playoff_game(
             comp,
             round_number,
             pairing,
             need,
-            time_scale=core.options.time_scale,
-            opening=core.options.opening,
+            time_scale=floor.time_scale,
+            opening=floor.opening,
         )
         work.audit(
             DIRECTOR,
@@ -130,10 +140,10 @@ def settle_match(
             white=planned.white,
             time_control=planned.time_control,
         )
-        create(core, work, planned, playoff_table(regular))
+        create(floor, work, planned, playoff_table(regular))
 
 
-def drop_unpaired(core: DirectorCore, work: Work) -> None:
+def drop_unpaired(work: Work) -> None:
     """Open games of pairings that no longer exist (the organisers paired the round
     again) are cancelled."""
     rounds = work.comp.rounds
@@ -142,19 +152,18 @@ def drop_unpaired(core: DirectorCore, work: Work) -> None:
             continue
         p = game.plan
         if p.round > len(rounds) or p.round < len(rounds):
-            cancel(core, work, game, f"round {p.round} is not the round being played")
+            cancel(work, game, f"round {p.round} is not the round being played")
             continue
         try:
             pairing = rounds[p.round - 1].board(p.match)
         except TournamentError:
-            cancel(core, work, game, f"round {p.round} has no match {p.match} any more")
+            cancel(work, game, f"round {p.round} has no match {p.match} any more")
             continue
         if {p.black_entrant, p.white_entrant} != {pairing.first, pairing.second}:
-            cancel(core, work, game, "the pairing changed")
+            cancel(work, game, "the pairing changed")
 
 
 def enter_result(
-    core: DirectorCore,
     work: Work,
     rnd: Round,
     pairing: Pairing,
@@ -185,7 +194,7 @@ def enter_result(
 
 
 def preferred_table(
-    core: DirectorCore,
+    floor: Floor,
     work: Work,
     rnd: Round,
     pairing: Pairing,
@@ -194,7 +203,7 @@ def preferred_table(
 ) -> int | None:
     if slot == "g2" and "g1" in regular:
         return regular["g1"].table
-    layout = round_layout(work.comp.settings.match, rnd.pairings, core.tables)
+    layout = round_layout(work.comp.settings.match, rnd.pairings, floor.tables)
     tables = layout.get(pairing.board, ())
     index = slot_index(slot) - 1
     return tables[index] if index < len(tables) else None
@@ -218,7 +227,7 @@ def decided(comp: Competition, rnd: Round) -> bool:
     )
 
 
-def advance(core: DirectorCore, work: Work) -> None:
+def advance(floor: Floor, work: Work) -> None:
     """Pair the next round while the last one is decided; note the end of the event."""
     while True:
         comp = work.comp
@@ -226,7 +235,7 @@ def advance(core: DirectorCore, work: Work) -> None:
             if not decided(comp, comp.rounds[-1]):
                 return
             if len(comp.rounds) >= comp.round_count():
-                if comp.finished and not core.comp.finished:
+                if comp.finished and not work.core.comp.finished:  # finished by this change
                     state = screens.competition_state(comp, [], {}, work.now_ms)
                     work.audit(
                         DIRECTOR,
@@ -253,7 +262,7 @@ def advance(core: DirectorCore, work: Work) -> None:
         work.set_comp(paired, "director: pair")
         work.audit(DIRECTOR, "round-paired", **pairing_json(paired, rnd))
         for p in rnd.pairings:
-            settle_match(core, work, rnd.number, p.board, authoritative=False)
+            settle_match(floor, work, rnd.number, p.board, authoritative=False)
 
 
 # -- games and tables ---------------------------------------------------------------
@@ -263,7 +272,7 @@ def is_free(work: Work, table: int) -> bool:
     return all(not g.open for g in work.table_games(table))
 
 
-def create(core: DirectorCore, work: Work, planned: PlannedGame, preferred: int | None) -> None:
+def create(floor: Floor, work: Work, planned: PlannedGame, preferred: int | None) -> None:
     if work.game(planned.game_id) is not None:
         # the slot's earlier game was cancelled (a correction made it unnecessary,
         # another made it necessary again): ids are never reused
@@ -280,13 +289,13 @@ def create(core: DirectorCore, work: Work, planned: PlannedGame, preferred: int 
     )
     work.next_seq += 1
     if preferred is not None and is_free(work, preferred):
-        assign(core, work, game, preferred)
+        assign(floor, work, game, preferred)
     else:
         work.put(game)
         work.audit(DIRECTOR, "game-waiting", game=planned.game_id, reason="no free table")
 
 
-def assign(core: DirectorCore, work: Work, game: Game, table: int) -> None:
+def assign(floor: Floor, work: Work, game: Game, table: int) -> None:
     game = replace(game, table=table, state="assigned", issued_ms=work.now_ms)
     assignment = assignment_of(game)
     setup_from_assignment(assignment)  # a table would refuse it: TableError
@@ -297,7 +306,7 @@ def assign(core: DirectorCore, work: Work, game: Game, table: int) -> None:
         "assignment",
         game=p.game_id,
         table=table,
-        host=core.host_of.get(table),
+        host=floor.host_of.get(table),
         black=p.black,
         white=p.white,
         rule_set=p.rule_set,
@@ -309,18 +318,18 @@ def assign(core: DirectorCore, work: Work, game: Game, table: int) -> None:
     )
 
 
-def allocate(core: DirectorCore, work: Work) -> None:
+def allocate(floor: Floor, work: Work) -> None:
     """Waiting games get free tables, first come first served, in venue order."""
     for game in work.games():
         if game.state != "pending":
             continue
-        table = next((t for t in core.tables if is_free(work, t)), None)
+        table = next((t for t in floor.tables if is_free(work, t)), None)
         if table is None:
             return
-        assign(core, work, game, table)
+        assign(floor, work, game, table)
 
 
-def cancel(core: DirectorCore, work: Work, game: Game, why: str) -> None:
+def cancel(work: Work, game: Game, why: str) -> None:
     before = game.state
     work.put(replace(game, state="cancelled", updated_ms=work.now_ms))
     work.audit(

@@ -7,7 +7,7 @@ nothing the referee alone is told: no forbidden point and no five ever shows (in
 mode finding those is the players' job).
 
 ``faces`` also says when the faces next change (``Faces.next_change_ns``), from
-``wuzi.clock.display.next_change_ns`` coarsened to what 4 digits show, so the service
+``wuzi.clock.face.next_change_ns`` coarsened to what 4 digits show, so the service
 redraws a display only when it must: once a second, ten times a second under 10 s, once
 a minute above an hour. ``Faces.text`` is the text meant; ``Faces.segments()`` renders it
 with ``wuzi.link.segments.text``, drawing a letter that module has no pattern for with the
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wuzi.clock.clock import ClockState, advance
 from wuzi.clock.control import NS_PER_S, TimeControl
-from wuzi.clock.display import TENTHS_FROM_NS, next_change_ns
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import FLAG_HOLD
+from wuzi.clock.face import TENTHS_FROM_NS, next_change_ns
+from wuzi.clock.machine import ClockState, advance
 from wuzi.clock.snapshot import SideView, view_of
 from wuzi.link import segments
 from wuzi.rules.board import COLUMNS

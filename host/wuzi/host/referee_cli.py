@@ -7,7 +7,7 @@
 The command is built as an `ArbiterCommand` (a uuid4 ``command_id``, ``issued_ms`` from
 the wall clock), its arguments are checked as the host will check them
 (`wuzi.host.commands.check_args`), it is signed with the referee's key
-(`wuzi.bus.auth`; a password is first checked against the venue file's hash, so a
+(`wuzi.host.referee_signing`; a password is first checked against the venue file's hash, so a
 mistyped one fails here and not at the host) and then:
 
 * ``--socket PATH``: written to the host's local control socket (`wuzi.host.control`);
@@ -26,141 +26,31 @@ wrong>``; secrets never appear in messages.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import threading
 import time
 import uuid
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from wuzi.bus import topics
-from wuzi.bus.auth import AuthError, key_from_password, read_token_file, sign
 from wuzi.bus.client import BusClient
-from wuzi.bus.schemas import ArbiterCommand, MessageError, encode, parse_message
+from wuzi.bus.schemas import ArbiterCommand, encode
 from wuzi.bus.url import BusConfigError
-from wuzi.config.venue import ConfigError, RefereeConfig, VenueConfig, load_venue
-from wuzi.host.commands import ACTION_ARGS, CommandError, check_args
+from wuzi.config.venue import ConfigError, VenueConfig, load_venue
+from wuzi.host.commands import ACTION_ARGS
 from wuzi.host.control import ControlError, send_line
+from wuzi.host.referee_signing import (
+    SendError,
+    build_command,
+    find_referee,
+    key_and_secret,
+    parse_values,
+)
 
-__all__ = ["SendError", "build_command", "main", "parse_values", "register", "send"]
+__all__ = ["main", "register", "send"]
 
 PROG = "wuzi referee send"
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-class SendError(Exception):
-    """What stops a command from being sent; the message is shown after ``PROG: ``."""
-
-
-def parse_values(pairs: Sequence[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` words as command arguments: integers, ``null``, else strings."""
-    args: dict[str, Any] = {}
-    for pair in pairs:
-        key, eq, text = pair.partition("=")
-        if not eq:
-            raise SendError(f"argument {pair[:40]!r} is not KEY=VALUE")
-        if not _KEY.fullmatch(key):
-            raise SendError(f"argument {pair[:40]!r}: {key[:40]!r} is not an argument name")
-        if key in args:
-            raise SendError(f"argument {key!r} is given twice")
-        if text == "null":
-            args[key] = None
-        elif _INTEGER.fullmatch(text) and len(text) <= 20:
-            args[key] = int(text)
-        else:
-            args[key] = text
-    return args
-
-
-def _referee(venue: VenueConfig, name: str) -> RefereeConfig:
-    for referee in venue.referees:
-        if referee.name == name:
-            return referee
-    known = ", ".join(r.name for r in venue.referees) or "none"
-    raise SendError(f"no referee {name!r} in {venue.source} (referees: {known})")
-
-
-def _read_password(path: str) -> str:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise SendError(f"password file {path!r}: cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SendError(f"password file {path!r}: not UTF-8") from None
-    password = text.removesuffix("\n").removesuffix("\r")
-    if not password:
-        raise SendError(f"password file {path!r}: empty")
-    return password
-
-
-def _key_and_secret(
-    referee: RefereeConfig, token_file: str | None, password_file: str | None
-) -> tuple[bytes, str]:
-    """The signing key and the broker password of ``referee``."""
-    if token_file is not None:
-        if referee.token_file is None:
-            raise SendError(
-                f"referee {referee.name!r} signs with a password (password_hash in the venue"
-                " file): use --password-file"
-            )
-        try:
-            key = read_token_file(token_file)
-        except AuthError as exc:
-            raise SendError(str(exc)) from None
-        return key, key.decode("utf-8")
-    assert password_file is not None
-    if referee.password_hash is None:
-        raise SendError(
-            f"referee {referee.name!r} signs with a token (token_file in the venue file):"
-            " use --token-file"
-        )
-    password = _read_password(password_file)
-    try:
-        return key_from_password(password, referee.password_hash), password
-    except AuthError as exc:
-        raise SendError(f"referee {referee.name!r}: {exc}") from None
-
-
-def build_command(
-    venue: VenueConfig,
-    referee: str,
-    key: bytes,
-    action: str,
-    table: int | None,
-    args: dict[str, Any],
-    *,
-    issued_ms: int,
-    command_id: str | None = None,
-) -> ArbiterCommand:
-    """The signed command, checked as a host will parse it (envelope and arguments)."""
-    try:
-        check_args(action, args)
-    except CommandError as exc:
-        raise SendError(str(exc)) from None
-    if table is not None:
-        try:
-            venue.table(table)
-        except KeyError:
-            raise SendError(f"no table {table} in {venue.source}") from None
-    cmd = ArbiterCommand(
-        command_id=command_id or str(uuid.uuid4()),
-        referee=referee,
-        action=action,
-        table=table,
-        args=args,
-        issued_ms=issued_ms,
-    )
-    try:
-        signed = sign(cmd, key)
-        parse_message(topics.arbiter_commands(venue.id), encode(signed))
-    except (AuthError, MessageError) as exc:
-        raise SendError(str(exc)) from None
-    return signed
 
 
 def _publish(
@@ -212,8 +102,8 @@ def _send(args: argparse.Namespace) -> int:
         venue = load_venue(args.config)
     except ConfigError as exc:
         raise SendError(str(exc)) from None
-    referee = _referee(venue, args.referee)
-    key, secret = _key_and_secret(referee, args.token_file, args.password_file)
+    referee = find_referee(venue, args.referee)
+    key, secret = key_and_secret(referee, args.token_file, args.password_file)
     cmd = build_command(
         venue,
         referee.name,

@@ -22,7 +22,7 @@ import enum
 from dataclasses import dataclass, field
 
 from wuzi.rules.board import Colour, Point, point_name
-from wuzi.rules.forbidden import ForbiddenKind
+from wuzi.rules.verdict import ForbiddenKind
 
 
 class AlertKind(enum.Enum):

@@ -70,7 +70,7 @@ def _opening(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
-    from wuzi.rules.forbidden import explain
+    from wuzi.rules.explain import explain
 
     try:
         board = parse_position(" ".join(args.moves))

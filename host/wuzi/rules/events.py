@@ -23,9 +23,9 @@ from typing import Any, ClassVar
 from wuzi.rules.board import Colour, Point, parse_point, point_name
 from wuzi.rules.claims import AlertKind, ClaimKind, ClaimVerdict, RefereeAlert, Verdict
 from wuzi.rules.errors import RecordFormatError, RulesError
-from wuzi.rules.forbidden import ForbiddenKind
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
+from wuzi.rules.verdict import ForbiddenKind
 
 __all__ = [
     "EVENT_TYPES",

@@ -12,6 +12,10 @@ position needs; only the *text* stops after ``depth`` levels.
 
 An occupied point is an error (``OccupiedPointError``), not a verdict: a referee asks
 about a point a stone could be put on.
+
+The verdicts come from ``wuzi.rules.verdict``, the judge's core that
+``wuzi.rules.forbidden`` builds its scans on too; an explanation is about one point, so it
+needs nothing of those scans.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wuzi.rules.board import SIZE, Board, Point, point_name, sort_key
-from wuzi.rules.forbidden import ForbiddenKind, Verdict, _check_empty, _verdict
 from wuzi.rules.patterns import (
     BLACK,
     PADDED,
@@ -31,6 +34,7 @@ from wuzi.rules.patterns import (
     pad_cells,
     window_at,
 )
+from wuzi.rules.verdict import ForbiddenKind, Verdict, check_empty, verdict_at
 
 DIRECTION_WORDS = ("horizontal", "vertical", "diagonal", "anti-diagonal")
 
@@ -235,7 +239,7 @@ def _render_line(line: LineReport, indent: str) -> list[str]:
 def _report(padded: bytearray, p: Point, assumed: tuple[Point, ...], depth: int) -> Explanation:
     """Explain Black on ``p`` in the padded position (which already holds ``assumed``)."""
     i = PADDED[p]
-    verdict = Verdict(_verdict(padded, i, frozenset(PADDED[a] for a in assumed), {}))
+    verdict = Verdict(verdict_at(padded, i, frozenset(PADDED[a] for a in assumed), {}))
     lines: list[LineReport] = []
     for d, step in enumerate(STEPS):
         shape: LineShape = analyse_window(window_at(padded, i, step))
@@ -258,7 +262,7 @@ def _report(padded: bytearray, p: Point, assumed: tuple[Point, ...], depth: int)
                     q = at(o)
                     placed = (*assumed, p)
                     sub = Verdict(
-                        _verdict(padded, PADDED[q], frozenset(PADDED[a] for a in placed), {})
+                        verdict_at(padded, PADDED[q], frozenset(PADDED[a] for a in placed), {})
                     )
                     detail = None
                     if depth > 0:
@@ -280,5 +284,5 @@ def explain(board: Board, p: Point, *, depth: int = 1) -> Explanation:
     the text (the verdicts are always fully recursive). Raises ``InvalidPointError`` for
     a bad point and ``OccupiedPointError`` for a point that holds a stone.
     """
-    q = _check_empty(board.cells, p)
+    q = check_empty(board.cells, p)
     return _report(pad_cells(board.cells), q, (), depth)

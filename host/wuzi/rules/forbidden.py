@@ -23,15 +23,16 @@ How it is fast (docs/forbidden.md has the whole story):
 
 ``IncrementalJudge`` keeps the padded board and the per-point sums up to date stone by
 stone, for the game in progress.
+
+The verdict on a single point — the kinds, ``Verdict`` and the real-three recursion — is
+``wuzi.rules.verdict``, which ``wuzi.rules.explain`` (the referee's explanation of a point)
+shares; this module adds what only whole positions need.
 """
 
 from __future__ import annotations
 
-import enum
-from typing import TYPE_CHECKING
-
 from wuzi.rules.board import POINTS, Board, Colour, Point, point_name
-from wuzi.rules.errors import InvalidPointError, OccupiedPointError, RulesError
+from wuzi.rules.errors import RulesError
 from wuzi.rules.patterns import (
     BLACK,
     BLOCKED,
@@ -51,155 +52,26 @@ from wuzi.rules.patterns import (
     code_of,
     pad_cells,
     padded_bytes,
-    straight_four_offsets,
+)
+from wuzi.rules.verdict import (
+    ForbiddenKind,
+    Memo,
+    Verdict,
+    check_empty,
+    check_point,
+    codes_at,
+    double_three,
+    verdict_at,
 )
 
-if TYPE_CHECKING:
-    from wuzi.rules.explain import Explanation
-
-
-class ForbiddenKind(str, enum.Enum):  # noqa: UP042 — str() stays 'ForbiddenKind.X'
-    """Why Black may not play a point; the value is the notation of ``wuzi rules forbidden``."""
-
-    DOUBLE_THREE = "33"
-    DOUBLE_FOUR = "44"
-    OVERLINE = "ol"
-
-    @property
-    def words(self) -> str:
-        return _KIND_WORDS[self]
-
-
-_KIND_WORDS = {
-    ForbiddenKind.DOUBLE_THREE: "double-three",
-    ForbiddenKind.DOUBLE_FOUR: "double-four",
-    ForbiddenKind.OVERLINE: "overline",
-}
-
-
-class Verdict(enum.IntEnum):
-    """What a Black stone on an empty point would be (the core works with these ints)."""
-
-    LEGAL = 0
-    FIVE = 1  # an exact five: wins, never forbidden
-    OVERLINE = 2
-    DOUBLE_FOUR = 3
-    DOUBLE_THREE = 4
-
-    @property
-    def kind(self) -> ForbiddenKind | None:
-        """The forbidden kind of this verdict, None for a legal move or a five."""
-        return _VERDICT_KIND[self]
-
-
-_VERDICT_KIND: dict[Verdict, ForbiddenKind | None] = {
-    Verdict.LEGAL: None,
-    Verdict.FIVE: None,
-    Verdict.OVERLINE: ForbiddenKind.OVERLINE,
-    Verdict.DOUBLE_FOUR: ForbiddenKind.DOUBLE_FOUR,
-    Verdict.DOUBLE_THREE: ForbiddenKind.DOUBLE_THREE,
-}
-
-_LEGAL = 0
-_FIVE = 1
-_OVERLINE = 2
-_DOUBLE_FOUR = 3
-_DOUBLE_THREE = 4
+_OVERLINE = int(Verdict.OVERLINE)
+_DOUBLE_FOUR = int(Verdict.DOUBLE_FOUR)
+_DOUBLE_THREE = int(Verdict.DOUBLE_THREE)
 _KIND_OF: dict[int, ForbiddenKind] = {
     _OVERLINE: ForbiddenKind.OVERLINE,
     _DOUBLE_FOUR: ForbiddenKind.DOUBLE_FOUR,
     _DOUBLE_THREE: ForbiddenKind.DOUBLE_THREE,
 }
-
-# The memo of the real-three recursion: (hypothetical Black stones, padded point) -> verdict.
-# Valid for one base position only; every public entry point starts a fresh one.
-Memo = dict[tuple[frozenset[int], int], int]
-
-_S0, _S1, _S2, _S3 = STEPS
-_R0, _R1, _R2, _R3 = (RADIUS * s for s in STEPS)
-
-
-def _codes_at(padded: bytes | bytearray, i: int) -> tuple[int, int, int, int]:
-    """The window codes of padded point ``i`` in the four directions."""
-    get = CODES.get
-    w = bytes(padded[i - _R0 : i + _R0 + 1])
-    k0 = get(w)
-    if k0 is None:
-        k0 = code_of(w)
-    w = bytes(padded[i - _R1 : i + _R1 + 1 : _S1])
-    k1 = get(w)
-    if k1 is None:
-        k1 = code_of(w)
-    w = bytes(padded[i - _R2 : i + _R2 + 1 : _S2])
-    k2 = get(w)
-    if k2 is None:
-        k2 = code_of(w)
-    w = bytes(padded[i - _R3 : i + _R3 + 1 : _S3])
-    k3 = get(w)
-    if k3 is None:
-        k3 = code_of(w)
-    return k0, k1, k2, k3
-
-
-def _weight_verdict(weight: int) -> int:
-    """The verdict a summed weight settles on its own, or -1 if threes must be tested."""
-    if weight >= FIVE_WEIGHT:
-        return _FIVE
-    if weight >= OVERLINE_WEIGHT:
-        return _OVERLINE
-    if weight >= 2 * FOUR_WEIGHT:
-        return _DOUBLE_FOUR
-    if weight & (FOUR_WEIGHT - 1) >= 2:
-        return -1
-    return _LEGAL
-
-
-def _verdict(padded: bytearray, i: int, placed: frozenset[int], memo: Memo) -> int:
-    """The verdict of a Black stone on the empty padded point ``i``.
-
-    ``padded`` holds the position plus the hypothetical stones ``placed``; it is
-    modified during the call and restored before it returns.
-    """
-    codes = _codes_at(padded, i)
-    verdict = _weight_verdict((codes[0] + codes[1] + codes[2] + codes[3]) & WEIGHT_MASK)
-    if verdict >= 0:
-        return verdict
-    return _double_three(padded, i, codes, placed, memo)
-
-
-def _double_three(
-    padded: bytearray,
-    i: int,
-    codes: tuple[int, int, int, int],
-    placed: frozenset[int],
-    memo: Memo,
-) -> int:
-    """``_DOUBLE_THREE`` if two or more of the threes at ``i`` are real, else ``_LEGAL``.
-
-    A three is real if one of its straight-four points is legal for Black with the stone
-    on ``i`` on the board: the recursion places ``i`` and judges those points.
-    """
-    threes = [d for d in range(4) if codes[d] & 1]
-    after = placed | {i}
-    real = 0
-    padded[i] = BLACK
-    try:
-        for n, d in enumerate(threes):
-            step = STEPS[d]
-            for offset in straight_four_offsets(codes[d]):
-                j = i + offset * step
-                key = (after, j)
-                v = memo.get(key)
-                if v is None:
-                    v = memo[key] = _verdict(padded, j, after, memo)
-                if v == _LEGAL:
-                    real += 1
-                    break
-            if real >= 2 or real + len(threes) - n - 1 < 2:
-                break
-    finally:
-        padded[i] = EMPTY
-    return _DOUBLE_THREE if real >= 2 else _LEGAL
 
 
 # --- full scans ---------------------------------------------------------------------
@@ -224,6 +96,12 @@ _LINE_SLICES: tuple[tuple[int, int, int, dict[bytes, Entries]], ...] = tuple(
 LINES_THROUGH: tuple[tuple[int, ...], ...] = tuple(
     tuple(line.number for line in LINES if p in line.points) for p in range(POINTS)
 )
+
+
+def clear_memos() -> None:
+    """Forget every memoised segment: a cold judge, for measuring (``wuzi bench rules``)."""
+    for memo in _SEGMENT_MEMOS:
+        memo.clear()
 
 
 def _segment_entries(
@@ -284,7 +162,7 @@ def _classify(data: bytes | bytearray, weights: list[int], hot: set[int]) -> dic
         elif weight & (FOUR_WEIGHT - 1) >= 2:
             if not padded:
                 padded = bytearray(data)
-            if _double_three(padded, q, _codes_at(padded, q), none, memo) == _DOUBLE_THREE:
+            if double_three(padded, q, codes_at(padded, q), none, memo) == _DOUBLE_THREE:
                 found[q] = _DOUBLE_THREE
     return found
 
@@ -315,22 +193,6 @@ def _scan(data: bytes) -> dict[int, int]:
     return _classify(data, weights, set(hot))
 
 
-def _check_point(p: object) -> Point:
-    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < POINTS:
-        raise InvalidPointError(f"{p!r} is not a point index (0–224)")
-    return p
-
-
-def _check_empty(cells: bytes | bytearray, p: object) -> Point:
-    q = _check_point(p)
-    if cells[q]:
-        colour = "black" if cells[q] == BLACK else "white"
-        raise OccupiedPointError(
-            f"{point_name(q)} is occupied by a {colour} stone; only an empty point can be judged"
-        )
-    return q
-
-
 def forbidden_points(board: Board) -> dict[Point, ForbiddenKind]:
     """Every empty point where Black may not play, with the first reason of ol > 44 > 33.
 
@@ -346,25 +208,13 @@ def judge(board: Board, p: Point) -> Verdict:
     Raises ``InvalidPointError`` for a bad point and ``OccupiedPointError`` for a point
     that holds a stone.
     """
-    q = _check_empty(board.cells, p)
-    return Verdict(_verdict(pad_cells(board.cells), PADDED[q], frozenset(), {}))
+    q = check_empty(board.cells, p)
+    return Verdict(verdict_at(pad_cells(board.cells), PADDED[q], frozenset(), {}))
 
 
 def forbidden_kind(board: Board, p: Point) -> ForbiddenKind | None:
     """Why Black may not play ``p`` (empty), or None if Black may (a five is never forbidden)."""
     return judge(board, p).kind
-
-
-def explain(board: Board, p: Point, *, depth: int = 1) -> Explanation:
-    """The referee's explanation of a Black stone on ``p``; see ``wuzi.rules.explain``.
-
-    ``depth`` is how many levels of straight-four points the text explains (the verdict
-    is always fully recursive). Raises ``OccupiedPointError`` if ``p`` holds a stone:
-    only an empty point is judged.
-    """
-    from wuzi.rules.explain import explain as explain_point
-
-    return explain_point(board, p, depth=depth)
 
 
 class IncrementalJudge:
@@ -397,12 +247,12 @@ class IncrementalJudge:
         return Board(self._cells)
 
     def colour_at(self, p: Point) -> Colour | None:
-        c = self._cells[_check_point(p)]
+        c = self._cells[check_point(p)]
         return Colour(c) if c else None
 
     def place(self, p: Point, colour: Colour | int) -> None:
         """Put a stone of ``colour`` on the empty point ``p``."""
-        q = _check_empty(self._cells, p)
+        q = check_empty(self._cells, p)
         if colour not in (Colour.BLACK, Colour.WHITE):
             raise RulesError(f"a stone is black or white, not {colour!r}")
         self._cells[q] = colour
@@ -412,7 +262,7 @@ class IncrementalJudge:
 
     def remove(self, p: Point) -> None:
         """Take the stone off ``p`` (an offer withdrawn, a misread corrected)."""
-        q = _check_point(p)
+        q = check_point(p)
         if not self._cells[q]:
             raise RulesError(f"{point_name(q)} holds no stone to remove")
         self._cells[q] = EMPTY
@@ -443,8 +293,8 @@ class IncrementalJudge:
 
     def judge(self, p: Point) -> Verdict:
         """What a Black stone on the empty point ``p`` would be now."""
-        q = _check_empty(self._cells, p)
-        return Verdict(_verdict(self._padded, PADDED[q], frozenset(), {}))
+        q = check_empty(self._cells, p)
+        return Verdict(verdict_at(self._padded, PADDED[q], frozenset(), {}))
 
     def forbidden_kind(self, p: Point) -> ForbiddenKind | None:
         """Why Black may not play ``p`` now, or None (legal, or a five)."""

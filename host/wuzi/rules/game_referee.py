@@ -28,7 +28,6 @@ from wuzi.rules.events import (
     RefereeResumed,
     ResultReason,
 )
-from wuzi.rules.forbidden import ForbiddenKind
 from wuzi.rules.game_state import (
     GameState,
     Move,
@@ -39,6 +38,7 @@ from wuzi.rules.game_state import (
 )
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
+from wuzi.rules.verdict import ForbiddenKind
 
 __all__ = ["RefereeActions"]
 

@@ -29,10 +29,12 @@ from wuzi.rules.claims import (
 )
 from wuzi.rules.errors import GameOverError, IllegalMoveError, InvalidPointError, RulesError
 from wuzi.rules.events import AlertRaised, GameEnded, GameEvent, GameStarted, Result, ResultReason
-from wuzi.rules.forbidden import ForbiddenKind, IncrementalJudge, explain
+from wuzi.rules.explain import explain
+from wuzi.rules.forbidden import IncrementalJudge
 from wuzi.rules.procedure import Action, FreeOpening, OpeningProcedure, Seat, Step
 from wuzi.rules.record import ClockReading, RecordedMove
 from wuzi.rules.ruleset import Mode, RuleSet
+from wuzi.rules.verdict import ForbiddenKind
 from wuzi.rules.wins import winning_row
 
 __all__ = ["GameState", "Move", "Status", "as_point", "check_name", "check_seat", "check_text"]

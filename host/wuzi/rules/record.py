@@ -1,4 +1,4 @@
-"""Game records: everything a finished (or running) game leaves behind, and its JSON form.
+"""Game records: everything a finished (or running) game leaves behind, as plain values.
 
 A ``GameRecord`` is a plain, immutable value: the rule set and mode, the opening (the
 procedure, the designated opening's id and name and who set it, the swap decisions, the
@@ -19,36 +19,24 @@ Conventions (the same as the rest of ``wuzi.rules``):
   tokens such as ``forbidden-33``; the known ones are listed below, others are kept as they
   are so a newer program's records still load.
 
-The JSON form (``record_to_json``/``record_from_json``, schema in docs/records.md) is
-versioned (``"format": "wuzi-record", "version": 1``). It keeps ``"moves"`` as a list of
-point names (``"pass"`` for a pass) and ``"result"`` at the top level, so a script can read
-a game without knowing the rest; per-move details sit in the parallel ``"move_details"``.
-Import validates every field and names the JSON path of the first bad one
-(``moves[3]: 'z9' is not a point``). The codec lives in ``wuzi.rules.record_json``; its
-four functions are importable from here too, loaded on first use.
+This module holds the data types (and the vocabularies their fields use) only. Every
+form of a record is written and read elsewhere, on top of these types: the JSON form
+(``record_to_json``/``record_from_json``, schema in docs/records.md) in
+``wuzi.rules.record_json``, the other file formats in ``wuzi.rules.formats``. So the
+types never depend on any of their forms, and a form is imported from its own module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from wuzi.rules.board import POINTS, Colour, Point, point_name
 from wuzi.rules.errors import RecordFormatError
 from wuzi.rules.procedure import Seat
 
-if TYPE_CHECKING:  # at run time these come through __getattr__ (record_json imports us)
-    from wuzi.rules.record_json import (
-        record_from_dict,
-        record_from_json,
-        record_to_dict,
-        record_to_json,
-    )
-
 __all__ = [
-    "FORMAT_NAME",
-    "FORMAT_VERSION",
     "KNOWN_REASONS",
     "Claim",
     "ClockReading",
@@ -67,14 +55,7 @@ __all__ = [
     "alternating_moves",
     "check_moves",
     "point_text",
-    "record_from_dict",
-    "record_from_json",
-    "record_to_dict",
-    "record_to_json",
 ]
-
-FORMAT_NAME = "wuzi-record"
-FORMAT_VERSION = 1
 
 ResultValue = Literal["black", "white", "draw"]
 """Who won, by the colour they held at the end (``draw`` for a draw)."""
@@ -376,16 +357,3 @@ def check_moves(moves: tuple[RecordedMove, ...], where: Callable[[int], str]) ->
                 f"{where(index)}: {point_name(p)} is already occupied (by {where(seen[p])})"
             )
         seen[p] = index
-
-
-_JSON_CODEC = ("record_from_dict", "record_from_json", "record_to_dict", "record_to_json")
-
-
-def __getattr__(name: str) -> object:
-    """The JSON codec's functions, imported on first use: ``record_json`` imports this
-    module's classes, so importing it at the top would be a cycle."""
-    if name in _JSON_CODEC:
-        from wuzi.rules import record_json
-
-        return getattr(record_json, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,6 +6,9 @@ and ``"result"`` at the top level, so a script can read a game without knowing t
 per-move details sit in the parallel ``"move_details"``. Import checks every field and
 names the JSON path of the first bad one (``moves[3]: 'z9' is not a point``), and unknown
 keys are errors, so a misspelt key is never silently lost. Nothing here does I/O.
+
+This module sits above the types it writes: it imports ``wuzi.rules.record``, which
+imports nothing of it, so whoever needs the JSON form imports it from here.
 """
 
 from __future__ import annotations
@@ -22,8 +25,6 @@ from wuzi.rules.errors import RecordFormatError, RulesError
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import (
     FORBIDDEN_KINDS,
-    FORMAT_NAME,
-    FORMAT_VERSION,
     MODES,
     RESULT_VALUES,
     SET_BY_VALUES,
@@ -46,7 +47,17 @@ from wuzi.rules.record import (
     point_text,
 )
 
-__all__ = ["record_from_dict", "record_from_json", "record_to_dict", "record_to_json"]
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "record_from_dict",
+    "record_from_json",
+    "record_to_dict",
+    "record_to_json",
+]
+
+FORMAT_NAME = "wuzi-record"
+FORMAT_VERSION = 1
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_.+-]*\Z")
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from wuzi.clock.clock import Clock, Flag, apply_event
+from wuzi.clock.clock import Clock
 from wuzi.clock.control import NS_PER_MS
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import Pressed
+from wuzi.clock.machine import Flag, apply_event
 from wuzi.clock.opening import NO_NEW_ACTION, table_press
 from wuzi.clock.timing import time_to_flag_ns
 from wuzi.link import reconciler

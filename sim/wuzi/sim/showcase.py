@@ -20,8 +20,8 @@ from typing import Any
 
 from wuzi.clock.clock import Clock
 from wuzi.clock.control import parse_control
-from wuzi.clock.display import side_text
 from wuzi.clock.opening import table_press
+from wuzi.clock.snapshot import side_text
 from wuzi.rules.errors import RulesError
 from wuzi.rules.formats import FORMATS, export
 from wuzi.rules.game import Game

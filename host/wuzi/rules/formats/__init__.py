@@ -34,7 +34,8 @@ from wuzi.rules.formats.psq import export_psq, load_psq
 from wuzi.rules.formats.renlib import export_lib, export_pos, load_lib, load_pos
 from wuzi.rules.formats.scoresheet import export_scoresheet_html, export_scoresheet_text
 from wuzi.rules.formats.sgf import export_sgf, load_sgf
-from wuzi.rules.record import GameRecord, record_from_json, record_to_json
+from wuzi.rules.record import GameRecord
+from wuzi.rules.record_json import record_from_json, record_to_json
 
 __all__ = [
     "FORMATS",

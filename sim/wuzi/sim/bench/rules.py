@@ -101,8 +101,7 @@ def run(emit: Emit, quick: bool) -> None:
     boards = [random_position(rng) for _ in range(count)]
 
     patterns.CODES.clear()
-    for memo in forbidden._SEGMENT_MEMOS:
-        memo.clear()
+    forbidden.clear_memos()
     emit("rules.full_scan_cold_per_s", _rate(forbidden.forbidden_points, warm), "scans/s")
     emit("rules.full_scan_per_s", _rate(forbidden.forbidden_points, boards), "scans/s")
 

@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from wuzi.rules.board import CENTRE, POINTS, SIZE, Board, Colour, Point, point_name
-from wuzi.rules.forbidden import Verdict, judge
+from wuzi.rules.forbidden import judge
 from wuzi.rules.game import Game
 from wuzi.rules.patterns import PADDED, STEPS, padded_bytes
 from wuzi.rules.procedure import Action, Seat
 from wuzi.rules.ruleset import RuleSet
+from wuzi.rules.verdict import Verdict
 from wuzi.sim.bots import patterns as bp
 from wuzi.sim.bots.search import sound_threat, vcf
 

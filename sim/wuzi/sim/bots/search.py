@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from wuzi.rules.board import SIZE, Board, Colour, Point
-from wuzi.rules.forbidden import Verdict, judge
+from wuzi.rules.forbidden import judge
 from wuzi.rules.patterns import PADDED, STEPS, padded_bytes
 from wuzi.rules.ruleset import RuleSet
+from wuzi.rules.verdict import Verdict
 from wuzi.sim.bots import patterns as bp
 
 __all__ = ["LINE_POINTS", "sound_threat", "vcf"]

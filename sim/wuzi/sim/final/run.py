@@ -47,7 +47,7 @@ from wuzi.bus.schemas import (
     TableState,
 )
 from wuzi.config.venue import load_venue
-from wuzi.host.referee_cli import build_command
+from wuzi.host.referee_signing import build_command
 from wuzi.sim.box import SimTables
 from wuzi.sim.devices.runner import monotonic_ms
 from wuzi.sim.devices.virtual_board import REBOOT_MS

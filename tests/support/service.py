@@ -13,8 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from host_harness import HostUnderTest
-
+from support.host import HostUnderTest
 from wuzi.config import load_venue
 from wuzi.host.service import HostService, ServiceOptions
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import sys
 import time
 
-from director_helpers import TABLES, bus_result, confirm, make_core, result_event, winner_of
-
+from support.director import TABLES, bus_result, confirm, make_core, result_event, winner_of
 from wuzi.director.core import Change, DirectorCore
 from wuzi.director.store import DirectorStore
 

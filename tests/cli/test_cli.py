@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from wuzi.cli import build_parser, main
-from wuzi.sim.bench import AREAS, emit
+from wuzi.sim.bench.cli import AREAS, emit
 
 
 def _subcommand_paths() -> list[list[str]]:

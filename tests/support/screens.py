@@ -10,7 +10,6 @@ worse), so a test fails if the wrong digits, or none, are drawn.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,13 +20,8 @@ from wuzi.display import headless
 
 headless.prepare(snapshot=True)
 
-# The bus tests' broker and the host tests' harness (import them from here: this module
-# must be imported first, which its name's place in the alphabet gives).
-for _folder in ("bus", "host"):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / _folder))
 
-from bus_helpers import MosquittoBroker  # noqa: E402
-
+from support.broker import MosquittoBroker  # noqa: E402
 from wuzi.display.snapshot import Frame, render_to_png  # noqa: E402
 
 __all__ = ["MosquittoBroker", "mosquitto"]

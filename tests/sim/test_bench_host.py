@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from wuzi.sim.bench import run_area
+from wuzi.sim.bench.cli import run_area
 from wuzi.sim.bench.host import game_moves, spread_points
 
 
+@pytest.mark.bench
 def test_host_bench_prints_its_three_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_area("host", quick=True)
     lines = capsys.readouterr().out.splitlines()
