@@ -21,6 +21,7 @@ from wuzi.link.session import (
     Press,
     SensorChange,
 )
+from wuzi.rules.board import Colour
 from wuzi.sim.devices.virtual_board import Faults
 
 
@@ -344,3 +345,20 @@ def test_a_slides_lost_last_change_is_not_settled_over(phase_ms: int) -> None:
     b.step(600)
     assert b.stones() == [("b1", "black")]
     assert b.alerts() == []
+
+
+def test_the_board_link_is_told_the_colour_expected_next() -> None:
+    """``BoardLink.expect`` is what its users call (the table host after every change of
+    its game): a stone of the other colour is then an alert, not a stone event."""
+    b = Bench()
+    assert b.link.frames_received == 0
+    b.step(50)
+    assert b.link.frames_received > 0  # a driver's back-off ends with the first frame
+    b.link.expect(Colour.WHITE)
+    b.table.cells[112] = 1
+    b.step(300)
+    assert (b.stones(), b.alerts()) == ([], ["wrong_colour"])
+    b.link.expect(None)
+    b.table.cells[113] = 1
+    b.step(300)
+    assert b.stones() == [("i8", "black")]

@@ -20,6 +20,7 @@ import pytest
 
 from wuzi.bus.schemas import Assignment, HostStatus, Message, TableEvent, TableState
 from wuzi.host.displays import faces, glyphs
+from wuzi.host.link_events import board_input
 from wuzi.host.publish import PUBLIC_KINDS, referee_state, table_state
 from wuzi.link import segments, wire
 from wuzi.link.reconciler import Reconciler, StoneEvent
@@ -44,7 +45,6 @@ from wuzi.table.inputs import (
     Decide,
     HostRestarted,
     RefereeResume,
-    StoneSettled,
     TableInput,
     TableSetup,
 )
@@ -179,10 +179,8 @@ class CoreHost:
                 self.swallow.discard(found.point)  # read with others: set aside as a stray
                 jumble = BoardAlert(t * NS, "two_stones", (found.point,))
                 self._input(jumble, t)
-            elif isinstance(found, StoneEvent):
-                self._input(StoneSettled.of(found, t * NS), t)
             else:
-                self._input(BoardAlert.of(found, t * NS), t)
+                self._input(board_input(found, t * NS), t)
 
     def _input(self, event: TableInput, t: int) -> None:
         try:

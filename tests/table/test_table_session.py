@@ -476,7 +476,8 @@ def test_bad_inputs_are_clear_errors_and_change_nothing() -> None:
     _unchanged(t, StoneSettled(now_ns=now, point=-1, colour=B), "-1 is off the board")
     _unchanged(t, StoneSettled(now_ns=now, point=P("a1"), colour=3), "colour must be")  # type: ignore[arg-type]
     _unchanged(t, ClockPressed(now_ns=now - 5 * S, seat=FIRST), "earlier than the previous")
-    _unchanged(t, BoardAlert(now_ns=now, kind="exploded"), "unknown board alert kind")
+    _unchanged(t, BoardAlert(now_ns=now, kind="Exploded!"), "unknown board alert kind")
+    _unchanged(t, BoardAlert(now_ns=now, kind="forbidden"), "a reason only the table raises")
     _unchanged(t, TakeBack(now_ns=now, point=P("a1"), reason="x"), "take back")
     _unchanged(t, StartNextGame(now_ns=now), "not over")
     _unchanged(t, AdjustTime(now_ns=now, seat=FIRST, delta_ms=-(10**9)), "adjust time")
@@ -484,33 +485,6 @@ def test_bad_inputs_are_clear_errors_and_change_nothing() -> None:
         TableSession.replay([])
     with pytest.raises(TableError, match="unknown opening procedure"):
         TableSession(TableSetup(opening="nonsense"), 0)
-
-
-def test_reconciler_events_drive_the_session() -> None:
-    from wuzi.link import wire
-    from wuzi.link.reconciler import Alert, Reconciler, StoneEvent
-
-    s = TableSession(TableSetup(opening="free"), 0)
-    rec = Reconciler(settle_ms=100)
-    outputs: list[TableOutput] = []
-
-    def settle(point: int, state: int, at_ms: int) -> None:
-        rec.expect(s.expected_colour)
-        rec.sensor(point, state, at_ms)
-        for item in rec.poll(at_ms + 200):
-            now = (at_ms + 200) * 1_000_000
-            if isinstance(item, StoneEvent):
-                outputs.extend(s.handle(StoneSettled.of(item, now)))
-            else:
-                assert isinstance(item, Alert)
-                outputs.extend(s.handle(BoardAlert.of(item, now)))
-
-    settle(P("h8"), wire.BLACK, 1000)
-    outputs += s.press(2_000_000_000, FIRST)
-    settle(P("h9"), wire.BLACK, 3000)  # Black again: the reconciler says wrong colour
-    settle(P("h9"), wire.EMPTY, 4000)  # taken off again: nothing to tell
-    assert judged(outputs)[0].point == P("h8")
-    assert alerts(outputs) == [AlertReason.WRONG_COLOUR]
 
 
 def test_the_opener_declares_the_number_of_offers_and_presses() -> None:

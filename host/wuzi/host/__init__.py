@@ -3,7 +3,8 @@
 
 The service joins the pure table session (``wuzi.table``), the journal (``wuzi.journal``),
 the bus (``wuzi.bus``) and the board and clock drivers (``wuzi.io``): the loop
-(``service``), each table's runtime and recovery (``table_runtime``, ``board_recovery``),
-publishing (``publish``), referee commands and the control socket (``commands``,
-``control``), the clock units' displays (``displays``), records, sd_notify.
+(``service``), the link's reports as table inputs (``link_events``), each table's runtime
+and recovery (``table_runtime``, ``board_recovery``), publishing (``publish``), referee
+commands and the control socket (``commands``, ``control``), the clock units' displays
+(``displays``), records, sd_notify.
 """

@@ -46,6 +46,7 @@ from wuzi.host.board_recovery import RecoveringBoardLink
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
 from wuzi.host.displays import faces, leds
+from wuzi.host.link_events import board_input, clock_unit_alert
 from wuzi.host.systemd import Notifier
 from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table_id
 from wuzi.host.timebase import HostTime
@@ -54,10 +55,10 @@ from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
 from wuzi.journal import Journal, JournalEntry
 from wuzi.link.reconciler import Alert, StoneEvent
 from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
+from wuzi.table.alerts import AlertReason
 from wuzi.table.buttons import REFEREE_CALLED, ButtonMapper, button_of
 from wuzi.table.checks import TableError
-from wuzi.table.inputs import BoardAlert, StoneSettled, TableInput, TableSetup, Tick
-from wuzi.table.outputs import AlertReason
+from wuzi.table.inputs import BoardAlert, TableInput, TableSetup, Tick
 
 __all__ = ["HostService", "ServiceOptions"]
 
@@ -420,26 +421,15 @@ class HostService:
         if table is None:
             return
         now = self.time.now_ns()
-        if isinstance(event, StoneEvent):
-            self._board_input(table, StoneSettled.of(event, table.runtime.clamp(now)))
-        elif isinstance(event, Alert):
-            self._board_input(table, BoardAlert.of(event, table.runtime.clamp(now)))
+        if isinstance(event, StoneEvent | Alert):
+            self._board_input(table, board_input(event, table.runtime.clamp(now)))
         elif isinstance(event, Press):
             self._button(table, event.button, event.at_ms * 1_000_000)
-        elif isinstance(event, PressesLost):
-            self._host_alert(
-                table,
-                AlertReason.BOARD,
-                f"clock unit: presses {event.first_evno}–{event.last_evno} were lost",
-            )
-        elif isinstance(event, LinkDown):
-            self._host_alert(
-                table, AlertReason.BOARD, f"clock unit silent for {event.silent_ms} ms"
-            )
-        elif isinstance(event, LinkUp):
-            self._host_alert(table, AlertReason.BOARD, "clock unit link up again")
-            table.faces_sent = None
-            table.display_due_ns = 0
+        elif isinstance(event, PressesLost | LinkDown | LinkUp):
+            self._host_alert(table, *clock_unit_alert(event))
+            if isinstance(event, LinkUp):  # the unit may have lost its faces: send them again
+                table.faces_sent = None
+                table.display_due_ns = 0
 
     def _board_input(self, table: _Table, event: TableInput) -> None:
         if table.runtime.session is None:
@@ -471,9 +461,7 @@ class HostService:
     def _expect(self, table: _Table) -> None:
         if table.board is not None:
             session = table.runtime.session
-            table.board.board.reconciler.expect(
-                None if session is None else session.expected_colour
-            )
+            table.board.expect(None if session is None else session.expected_colour)
 
     def _refresh_displays(self, table: _Table, now: int) -> None:
         session = table.runtime.session
@@ -483,9 +471,9 @@ class HostService:
         if table.clock is not None:
             if segments != table.faces_sent:
                 for index, seg in enumerate(segments):
-                    table.clock.session.display(index, seg)
+                    table.clock.display(index, seg)
             if mask != table.leds_sent:
-                table.clock.session.leds(mask)
+                table.clock.leds(mask)
             table.clock.flush()
         elif table.gpio is not None and segments != table.faces_sent:
             # one TM1637 on the header: it shows the side whose clock runs

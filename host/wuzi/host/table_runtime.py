@@ -30,10 +30,11 @@ from wuzi.bus.topics import assignment as assignment_topic
 from wuzi.host.publish import Audience, route
 from wuzi.journal import JournalEntry
 from wuzi.rules.board import Colour
+from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError
 from wuzi.table.codec import decode_input, decode_output, encode_input, encode_output
 from wuzi.table.inputs import HostRestarted, SessionStarted, TableInput, TableSetup
-from wuzi.table.outputs import AlertReason, RefereeAlert, TableOutput
+from wuzi.table.outputs import RefereeAlert, TableOutput
 from wuzi.table.session import TableSession
 
 __all__ = [

@@ -25,7 +25,7 @@ def _watch(args: argparse.Namespace) -> int:
 
     link = BoardLink(settle_ms=args.settle_ms, expected_serial=args.serial, port_name=args.port)
     if args.expect:
-        link.reconciler.expect(Colour.parse(args.expect))
+        link.expect(Colour.parse(args.expect))
     driver = BoardDriver(args.port, link)
     loop = LinkLoop()
     stopping = False
@@ -42,7 +42,7 @@ def _watch(args: argparse.Namespace) -> int:
             record["board"] = args.port
             print(json.dumps(record), flush=True)
             if args.alternate and isinstance(ev, StoneEvent):
-                link.reconciler.expect(ev.colour.other)
+                link.expect(ev.colour.other)
 
     try:
         loop.add(driver)

@@ -25,6 +25,7 @@ import serial
 from wuzi.link.board_link import BoardLink
 from wuzi.link.reconciler import Reconciled
 from wuzi.link.session import ClockSession, LinkEvent
+from wuzi.rules.board import Colour
 
 BACKOFF_MIN_MS = 100
 BACKOFF_MAX_MS = 5000
@@ -159,18 +160,22 @@ class SerialDriver:
 
 
 class BoardDriver(SerialDriver):
-    """A sensor board: reconciled stone events and alerts out."""
+    """A sensor board: reconciled stone events and alerts out, the colour expected next in."""
 
     def __init__(self, url: str, link: BoardLink | None = None, **kwargs: object) -> None:
         self.board = link or BoardLink(port_name=url)
         super().__init__(url, self.board, **kwargs)  # type: ignore[arg-type]
+
+    def expect(self, colour: Colour | None) -> None:
+        """The colour of the next stone, for the link's wrong-colour check (None: none)."""
+        self.board.expect(colour)
 
     def on_readable(self, now_ms: int) -> list[Reconciled]:
         data = self.read(now_ms)
         if not data:
             return []
         events = self.board.receive_data(data, now_ms)
-        if self.board.session.health.frames:
+        if self.board.frames_received:
             self.backoff.reset()
         self._flush()
         return events
@@ -185,7 +190,8 @@ class BoardDriver(SerialDriver):
 
 
 class ClockDriver(SerialDriver):
-    """A serial clock unit: presses out; display/buzzer/LED commands in through ``session``."""
+    """A serial clock unit: presses out; display and LED commands in (``display``, ``leds``;
+    the buzzer through ``session``), sent by ``flush``."""
 
     def __init__(self, url: str, session: ClockSession | None = None, **kwargs: object) -> None:
         self.session = session or ClockSession(port_name=url)
@@ -207,6 +213,14 @@ class ClockDriver(SerialDriver):
         events = self.session.poll(now_ms)
         self._flush()
         return events
+
+    def display(self, index: int, segments: bytes, brightness: int = 7) -> None:
+        """Queue one face's segments for the unit (sent by ``flush``)."""
+        self.session.display(index, segments, brightness)
+
+    def leds(self, mask: int) -> None:
+        """Queue the unit's LEDs (sent by ``flush``)."""
+        self.session.leds(mask)
 
     def flush(self) -> None:
         """Send the commands queued on ``session`` (display, buzz, leds)."""

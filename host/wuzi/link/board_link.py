@@ -2,7 +2,9 @@
 
 ``BoardLink`` wires a ``BoardSession`` to a ``Reconciler`` so the drivers in ``wuzi.io`` (and
 the tests) deal with one object: feed it bytes and the time, write what ``data_to_send``
-returns, call ``poll`` at ``next_deadline_ms``.
+returns, call ``poll`` at ``next_deadline_ms``, tell it the colour expected next
+(``expect``). Callers ask it, not its ``session`` or ``reconciler`` (public for tests and
+subclasses): how the two share the work stays this module's business.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from wuzi.link.session import (
     SensorChange,
     StuckSensors,
 )
+from wuzi.rules.board import Colour
 
 
 class BoardLink:
@@ -45,6 +48,17 @@ class BoardLink:
     @property
     def health(self) -> dict[str, int]:
         return self.session.health.as_dict()
+
+    @property
+    def frames_received(self) -> int:
+        """Frames heard from the board so far (a driver's back-off ends with the first)."""
+        return self.session.health.frames
+
+    def expect(self, colour: Colour | None) -> None:
+        """The colour of the next stone, for the wrong-colour check (None: no check). The
+        table host tells it after every change of its game, so a stone of the other
+        colour is a ``wrong_colour`` alert, not a stone event."""
+        self.reconciler.expect(colour)
 
     def connection_made(self, now_ms: int) -> None:
         self.session.connection_made(now_ms)

@@ -27,6 +27,9 @@ from wuzi.rules.board import Colour, point_name
 
 DEFAULT_SETTLE_MS = 150
 
+# What a board reported besides a stone (``Alert.kind``): the board link's own words, shown
+# as they are by ``wuzi board watch``. The table host turns them into the table's inputs and
+# alert reasons (``wuzi.host.link_events``); nothing here knows the table's vocabulary.
 REMOVED = "removed"
 MOVED = "moved"
 TWO_STONES = "two_stones"

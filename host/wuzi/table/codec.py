@@ -33,6 +33,7 @@ from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
 from wuzi.table import inputs as i
 from wuzi.table import outputs as o
+from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError
 
 __all__ = [
@@ -312,7 +313,7 @@ def setup_from_dict(data: Mapping[str, object]) -> i.TableSetup:
 
 _SEAT = _enum_codec(Seat, {s: s.value for s in Seat}, "Seat")
 _COLOUR = _enum_codec(Colour, {c: c.label for c in Colour}, "Colour")
-_REASON = _enum_codec(o.AlertReason, {r: r.value for r in o.AlertReason}, "AlertReason")
+_REASON = _enum_codec(AlertReason, {r: r.value for r in AlertReason}, "AlertReason")
 _POINT = _same(_point)
 _CLOCKS = _Codec(_encode_clocks, _decode_clocks)
 

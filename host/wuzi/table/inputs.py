@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wuzi.link import reconciler
 from wuzi.rules.board import Colour, Point
 from wuzi.rules.procedure import Seat
 
@@ -66,36 +65,28 @@ class SessionStarted(TableInput):
 
 @dataclass(frozen=True)
 class StoneSettled(TableInput):
-    """The reconciler's ``StoneEvent``: one new stone, the board quiet."""
+    """One new stone on an empty point, the board quiet (the board link's stone event)."""
 
     point: Point
     colour: Colour
 
-    @classmethod
-    def of(cls, event: reconciler.StoneEvent, now_ns: int) -> StoneSettled:
-        """The input for a reconciler ``StoneEvent`` seen at ``now_ns``."""
-        return cls(now_ns=now_ns, point=event.point, colour=event.colour)
-
 
 @dataclass(frozen=True)
 class BoardAlert(TableInput):
-    """The reconciler's ``Alert`` (kind one of ``wuzi.link.reconciler.ALERT_KINDS``)."""
+    """Something the board reported that is not a plain new stone.
+
+    ``kind`` says what, in the table's words (``wuzi.table.alerts``): the value of the
+    reason it raises when that is one of ``BOARD_REASONS`` (``removed``, ``moved``,
+    ``two_stones``, ``wrong_colour``: the session weighs those against what it expects),
+    else the board's own word for the trouble (``occupied``, ``link_down`` …), which a
+    ``board`` alert quotes. A string, not the enum: the journal stores it as it is, and
+    the board's own words are the board link's, not the table's to list. The host makes
+    these inputs from the board link's alerts (``wuzi.host.link_events``)."""
 
     kind: str
     points: tuple[Point, ...] = ()
     colour: Colour | None = None
     detail: str = ""
-
-    @classmethod
-    def of(cls, alert: reconciler.Alert, now_ns: int) -> BoardAlert:
-        """The input for a reconciler ``Alert`` seen at ``now_ns``."""
-        return cls(
-            now_ns=now_ns,
-            kind=alert.kind,
-            points=alert.points,
-            colour=alert.colour,
-            detail=alert.detail,
-        )
 
 
 @dataclass(frozen=True)

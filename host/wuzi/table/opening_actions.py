@@ -19,10 +19,10 @@ from wuzi.rules.errors import RulesError
 from wuzi.rules.game import Game
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
+from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError, check_int, check_point, check_seat
 from wuzi.table.inputs import Choose, Decide, Declare
 from wuzi.table.outputs import (
-    AlertReason,
     MoveJudged,
     OfferKept,
     OpeningDecided,

@@ -3,17 +3,19 @@
 ``PlayerOutput`` subclasses are safe for the players' displays and the public bus: they
 never carry a forbidden point, a five not yet announced or a claim's proof (a result's
 detail is public once the game is over). ``RefereeOutput`` is for the arbiter view only:
-alerts with their reason. The two families share no class, so a publisher routes by type.
+alerts with their reason (``AlertReason``, from ``wuzi.table.alerts``, the one alert
+vocabulary; imported here too, as the type of ``RefereeAlert.reason``). The two families
+share no class, so a publisher routes by type.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from wuzi.rules.board import Colour, Point
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
+from wuzi.table.alerts import AlertReason
 
 __all__ = [
     "Adjourned",
@@ -134,28 +136,6 @@ class Adjourned(PlayerOutput):
     """The referee adjourned the game (the clock holds until the referee resumes)."""
 
     reason: str
-
-
-class AlertReason(enum.Enum):
-    """Why the referee is told something."""
-
-    FORBIDDEN = "forbidden"  # Black made a forbidden move (nobody else knows)
-    FIVE = "five"  # a five stands on the board, not announced yet
-    CLAIM = "claim"  # a false or late claim; the game waits for the referee
-    CLAIM_JUDGED = "claim_judged"  # a claim and its proof
-    PRESS_WITHOUT_STONE = "press_without_stone"  # an infraction
-    LOSS_PENDING = "loss_pending"  # a second infraction: loss pending referee confirmation
-    UNPRESSED = "unpressed"  # a stone settled, the clock not pressed: the mover's time runs
-    WRONG_COLOUR = "wrong_colour"
-    TWO_STONES = "two_stones"
-    REMOVED = "removed"  # a standing stone was taken off
-    MOVED = "moved"
-    NOT_ALLOWED = "not_allowed"  # a stone the opening step (or the turn) does not allow
-    OFFER_NOT_REMOVED = "offer_not_removed"  # W6 while an unchosen offer is on the board
-    FLAG = "flag"  # a flag fell (a player or the referee may point it out)
-    BOARD = "board"  # another board alert (occupied, sensor stuck, link …)
-    REFUSED = "refused"  # an action the game refused (named in the text)
-    HOST_RESTARTED = "host_restarted"  # the host came back after a crash: clocks held
 
 
 @dataclass(frozen=True)

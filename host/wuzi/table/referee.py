@@ -27,6 +27,7 @@ from wuzi.rules.errors import RulesError
 from wuzi.rules.game import Game, Status
 from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
+from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError, check_int, check_point, check_seat
 from wuzi.table.inputs import (
     Adjourn,
@@ -42,7 +43,6 @@ from wuzi.table.inputs import (
 )
 from wuzi.table.outputs import (
     Adjourned,
-    AlertReason,
     MoveCorrected,
     MoveTakenBack,
     TableOutput,

@@ -29,7 +29,6 @@ from wuzi.clock.events import Pressed
 from wuzi.clock.machine import Flag, apply_event
 from wuzi.clock.opening import NO_NEW_ACTION, table_press
 from wuzi.clock.timing import time_to_flag_ns
-from wuzi.link import reconciler
 from wuzi.rules.board import Colour, Point, point_name
 from wuzi.rules.claims import AlertKind, Verdict
 from wuzi.rules.errors import RulesError
@@ -38,6 +37,7 @@ from wuzi.rules.game import Game, Status
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.procedure import Action, Seat
 from wuzi.rules.record import ClockReading
+from wuzi.table.alerts import AlertReason, board_alert_reason
 from wuzi.table.checks import TableError
 from wuzi.table.checks import check_colour as _check_colour
 from wuzi.table.checks import check_int as _check_int
@@ -58,7 +58,6 @@ from wuzi.table.inputs import (
 )
 from wuzi.table.opening_actions import OpeningActions
 from wuzi.table.outputs import (
-    AlertReason,
     ClockChanged,
     GameOver,
     MoveJudged,
@@ -459,16 +458,17 @@ class TableSession(OpeningActions, RefereeCommands):
         self._unpressed_told = False
 
     def _on_BoardAlert(self, event: BoardAlert) -> None:
-        kind = event.kind
-        if kind not in reconciler.ALERT_KINDS:
-            raise TableError(f"unknown board alert kind {kind!r}")
+        """A board alert in the table's words (``wuzi.table.alerts``): a stone removed or
+        moved may be one the session expected to go or to move; wrong or extra stones are
+        set aside as strays; anything else is told as the board said it."""
+        reason = board_alert_reason(event.kind)
         points = tuple(_check_point(p, "a board alert's point") for p in event.points)
         now = event.now_ns
         names = ", ".join(point_name(p) for p in points)
-        if kind == reconciler.REMOVED:
+        if reason is AlertReason.REMOVED:
             for p in points:
                 self._stone_removed(now, p)
-        elif kind == reconciler.MOVED and len(points) == 2:
+        elif reason is AlertReason.MOVED and len(points) == 2:
             frm, to = points
             if frm in self._strays:
                 self._strays.discard(frm)
@@ -482,15 +482,16 @@ class TableSession(OpeningActions, RefereeCommands):
                 f"the stone on {point_name(frm)} was moved to {point_name(to)}",
                 points,
             )
-        elif kind == reconciler.WRONG_COLOUR:
+        elif reason is AlertReason.WRONG_COLOUR:
             self._strays.update(points)
             self._alert(now, AlertReason.WRONG_COLOUR, f"a stone of the wrong colour on {names}")
-        elif kind == reconciler.TWO_STONES:
+        elif reason is AlertReason.TWO_STONES:
             self._strays.update(points)
             self._alert(now, AlertReason.TWO_STONES, f"several new stones at once: {names}", points)
         else:
             detail = f": {event.detail}" if event.detail else ""
-            self._alert(now, AlertReason.BOARD, f"board {kind} {names}{detail}".strip(), points)
+            text = f"board {event.kind} {names}{detail}".strip()
+            self._alert(now, AlertReason.BOARD, text, points)
 
     def _stone_removed(self, now: int, p: Point) -> None:
         for expected_gone in (self._strays, self._unremoved_offers, self._taken_back):

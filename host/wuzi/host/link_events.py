@@ -1,0 +1,63 @@
+"""What the board link reports, in the table's words: the one place the two vocabularies meet.
+
+The link layer says what a board or a clock unit reported (``wuzi.link.reconciler``'s alert
+kinds, ``wuzi.link.session``'s link events); the table knows only its own inputs and alert
+reasons (``wuzi.table.inputs``, ``wuzi.table.alerts``). Neither layer knows the other, so
+the host translates, here and nowhere else:
+
+* a stone event is a ``StoneSettled``;
+* a board alert is a ``BoardAlert`` whose ``kind`` is the reason it raises (``REASONS``)
+  or, for any other trouble, the board's own word, quoted in a ``board`` alert. The words
+  coincide with the reasons' values on purpose: journals hold these kinds, and every
+  journal written before this module existed must replay the same (a test holds the
+  translation of every link alert kind to that);
+* a clock unit's lost presses and link going down or up are ``board`` alerts for the
+  referee, with the text they have always had (``clock_unit_alert``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from wuzi.link import reconciler
+from wuzi.link.reconciler import Reconciled, StoneEvent
+from wuzi.link.session import LinkDown, LinkUp, PressesLost
+from wuzi.table.alerts import AlertReason
+from wuzi.table.inputs import BoardAlert, StoneSettled
+
+__all__ = ["REASONS", "board_input", "clock_unit_alert"]
+
+REASONS: Mapping[str, AlertReason] = {
+    reconciler.REMOVED: AlertReason.REMOVED,
+    reconciler.MOVED: AlertReason.MOVED,
+    reconciler.TWO_STONES: AlertReason.TWO_STONES,
+    reconciler.WRONG_COLOUR: AlertReason.WRONG_COLOUR,
+}
+"""The board link's alert kinds that have a reason of their own; every other kind
+(``occupied``, ``sensor_stuck``, ``link_down`` …) is a ``board`` alert."""
+
+
+def board_input(event: Reconciled, now_ns: int) -> StoneSettled | BoardAlert:
+    """The table input for what the board link reconciled, seen at ``now_ns``."""
+    if isinstance(event, StoneEvent):
+        return StoneSettled(now_ns=now_ns, point=event.point, colour=event.colour)
+    reason = REASONS.get(event.kind)
+    return BoardAlert(
+        now_ns=now_ns,
+        kind=event.kind if reason is None else reason.value,
+        points=event.points,
+        colour=event.colour,
+        detail=event.detail,
+    )
+
+
+def clock_unit_alert(event: PressesLost | LinkDown | LinkUp) -> tuple[AlertReason, str]:
+    """The reason and text of the referee alert for a clock unit's link trouble (the
+    unit's presses themselves are the buttons' business: ``wuzi.table.buttons``)."""
+    if isinstance(event, PressesLost):
+        text = f"clock unit: presses {event.first_evno}–{event.last_evno} were lost"
+    elif isinstance(event, LinkDown):
+        text = f"clock unit silent for {event.silent_ms} ms"
+    else:
+        text = "clock unit link up again"
+    return AlertReason.BOARD, text
