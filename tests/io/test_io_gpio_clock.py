@@ -129,3 +129,26 @@ def test_segment_formatting() -> None:
         segments.text("12x4")
     with pytest.raises(ValueError, match="'\u00b2' cannot be shown"):
         segments.text("12\u00b24")  # a superscript two is a digit to str.isdigit, not to int
+
+
+def test_without_a_factory_every_part_uses_gpiozeros_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What ``wuzi host`` does on a Pi: no factory in code, gpiozero's default from the
+    environment (here GPIOZERO_PIN_FACTORY=mock) for the buttons and the TM1637 alike; the
+    display's pins used to be asked of None, which took the host down at start-up."""
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    clock = GpioClock(buttons=[5], displays=[(17, 27)], clock=lambda: 0)
+    try:
+        default = Device.pin_factory
+        assert isinstance(default, MockFactory)
+        clock.display(0, segments.clock_time(754_000), brightness=2)
+        assert clock.displays[0].clk is default.pin(17)
+        default.pin(5).drive_low()  # the button pulls up: pressed is low
+        assert clock.take_presses() == [(0, 0)]
+    finally:
+        clock.close()
+        default.reset()

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from gpiozero import LED, Button, Buzzer  # type: ignore[import-untyped]
+from gpiozero import LED, Button, Buzzer, Device  # type: ignore[import-untyped]
 
 from wuzi.io.tm1637 import TM1637
 from wuzi.link.debounce import EdgeDebouncer
@@ -39,6 +39,11 @@ class GpioClock:
         clock: Callable[[], int] = monotonic_ms,
         on_press: Callable[[int, int], None] | None = None,
     ) -> None:
+        if pin_factory is None:
+            # gpiozero's default, as its own devices take it (GPIOZERO_PIN_FACTORY, else the
+            # Pi's backend); the TM1637 drives raw pins and needs the factory itself.
+            Device.ensure_pin_factory()
+            pin_factory = Device.pin_factory
         self.clock = clock
         self.on_press = on_press
         self._lock = threading.Lock()
