@@ -9,7 +9,7 @@ import pytest
 
 from wuzi.rules.board import parse_point
 from wuzi.table import outputs
-from wuzi.table.alerts import BOARD_REASONS, AlertReason, board_alert_reason
+from wuzi.table.alerts import BOARD_REASONS, BOARD_TROUBLES, AlertReason, board_alert_reason
 from wuzi.table.checks import TableError
 from wuzi.table.inputs import BoardAlert, TableSetup
 from wuzi.table.outputs import RefereeAlert
@@ -29,18 +29,19 @@ def test_a_board_alert_naming_a_board_reason_raises_it(word: str) -> None:
     assert board_alert_reason(word) is AlertReason(word)
 
 
-@pytest.mark.parametrize("word", ["occupied", "sensor_stuck", "link_down", "board_rebooted"])
-def test_any_other_board_word_is_a_board_alert(word: str) -> None:
+@pytest.mark.parametrize("word", sorted(BOARD_TROUBLES))
+def test_every_other_board_trouble_is_a_board_alert(word: str) -> None:
     assert board_alert_reason(word) is AlertReason.BOARD
 
 
 @pytest.mark.parametrize(
     ("kind", "match"),
     [
-        ("", "not a lower-case word"),
-        ("Removed", "not a lower-case word"),
-        ("two stones", "not a lower-case word"),
-        (None, "not a lower-case word"),
+        ("", "unknown board alert kind"),
+        ("Removed", "unknown board alert kind"),
+        ("two stones", "unknown board alert kind"),
+        (None, "unknown board alert kind"),
+        ("exploded", "unknown board alert kind"),
         ("forbidden", "a reason only the table raises"),
         ("board", "a reason only the table raises"),
         ("host_restarted", "a reason only the table raises"),
@@ -51,12 +52,11 @@ def test_a_board_alert_cannot_pass_for_the_game_or_the_host(kind: object, match:
         board_alert_reason(kind)
 
 
-def test_the_session_quotes_a_board_word_it_does_not_know() -> None:
-    """The board's words are the board link's: a new one reaches the referee as it is."""
+def test_the_session_quotes_the_boards_word_for_a_trouble() -> None:
     s = TableSession(TableSetup(opening="free"), 0)
     a1 = parse_point("a1")
-    out = s.handle(BoardAlert(now_ns=1, kind="tilted", points=(a1,), detail="3 degrees"))
-    assert out == [RefereeAlert(1, AlertReason.BOARD, "board tilted a1: 3 degrees", (a1,))]
+    out = s.handle(BoardAlert(now_ns=1, kind="occupied", points=(a1,), detail="3 degrees"))
+    assert out == [RefereeAlert(1, AlertReason.BOARD, "board occupied a1: 3 degrees", (a1,))]
 
 
 def test_the_table_imports_nothing_of_the_board_link() -> None:

@@ -476,6 +476,7 @@ def test_bad_inputs_are_clear_errors_and_change_nothing() -> None:
     _unchanged(t, StoneSettled(now_ns=now, point=-1, colour=B), "-1 is off the board")
     _unchanged(t, StoneSettled(now_ns=now, point=P("a1"), colour=3), "colour must be")  # type: ignore[arg-type]
     _unchanged(t, ClockPressed(now_ns=now - 5 * S, seat=FIRST), "earlier than the previous")
+    _unchanged(t, BoardAlert(now_ns=now, kind="exploded"), "unknown board alert kind")
     _unchanged(t, BoardAlert(now_ns=now, kind="Exploded!"), "unknown board alert kind")
     _unchanged(t, BoardAlert(now_ns=now, kind="forbidden"), "a reason only the table raises")
     _unchanged(t, TakeBack(now_ns=now, point=P("a1"), reason="x"), "take back")

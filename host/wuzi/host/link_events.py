@@ -7,10 +7,10 @@ the host translates, here and nowhere else:
 
 * a stone event is a ``StoneSettled``;
 * a board alert is a ``BoardAlert`` whose ``kind`` is the reason it raises (``REASONS``)
-  or, for any other trouble, the board's own word, quoted in a ``board`` alert. The words
-  coincide with the reasons' values on purpose: journals hold these kinds, and every
-  journal written before this module existed must replay the same (a test holds the
-  translation of every link alert kind to that);
+  or, for any other trouble, the board's own word (one of the table's ``BOARD_TROUBLES``),
+  quoted in a ``board`` alert. The words coincide with the table's on purpose: journals
+  hold these kinds, and every journal written before this module existed must replay the
+  same (a test holds every link alert kind to that, and to a word the table accepts);
 * a clock unit's lost presses and link going down or up are ``board`` alerts for the
   referee, with the text they have always had (``clock_unit_alert``).
 """

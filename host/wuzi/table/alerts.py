@@ -15,11 +15,10 @@ table never imports the board link: the host translates its reports into table i
 from __future__ import annotations
 
 import enum
-import re
 
 from wuzi.table.checks import TableError
 
-__all__ = ["BOARD_REASONS", "AlertReason", "board_alert_reason"]
+__all__ = ["BOARD_REASONS", "BOARD_TROUBLES", "AlertReason", "board_alert_reason"]
 
 
 class AlertReason(enum.Enum):
@@ -49,25 +48,31 @@ BOARD_REASONS = frozenset(
 )
 """The reasons a ``BoardAlert`` input names by itself (its ``kind`` is the reason's value):
 stones gone, moved or put where the game wanted none, which the session weighs against
-what it expects (a stone it asked to be taken off is no news). Whatever else a board
-reports is a ``board`` alert that quotes the board's own word."""
+what it expects (a stone it asked to be taken off is no news)."""
 
-_BOARD_WORD = re.compile(r"[a-z][a-z0-9_]{0,63}")
+BOARD_TROUBLES = frozenset(
+    {"occupied", "sensor_stuck", "link_down", "link_up", "board_rebooted", "resync"}
+)
+"""The other troubles a board can report, each a ``board`` alert quoting the word. The
+journal stores these words; a kind outside both lists is refused, so a journal or an input
+that names something no board reports is an error, not an alert. The host translates the
+board link's reports into these words (``wuzi.host.link_events``; its tests check that every
+link alert kind lands in one of the two lists)."""
 
 
 def board_alert_reason(kind: object) -> AlertReason:
     """The reason a ``BoardAlert`` of ``kind`` raises: the one of ``BOARD_REASONS`` it
-    names, else ``BOARD`` (``kind`` is then the board's word for the trouble, quoted to
-    the referee). ``TableError`` for a kind that is not a lower-case word, or that names a
-    reason a board cannot raise: the board would pass for the game or the host."""
-    if not isinstance(kind, str) or not _BOARD_WORD.fullmatch(kind):
-        raise TableError(f"unknown board alert kind {kind!r}: not a lower-case word")
-    reason = _REASONS.get(kind)
-    if reason is None:
+    names, else ``BOARD`` for one of ``BOARD_TROUBLES``. ``TableError`` for any other kind:
+    one that names a reason a board cannot raise (the board would pass for the game or the
+    host), or a word no board reports."""
+    reason = _REASONS.get(kind) if isinstance(kind, str) else None
+    if reason is not None and reason in BOARD_REASONS:
+        return reason
+    if kind in BOARD_TROUBLES:
         return AlertReason.BOARD
-    if reason not in BOARD_REASONS:
+    if reason is not None:
         raise TableError(f"unknown board alert kind {kind!r}: a reason only the table raises")
-    return reason
+    raise TableError(f"unknown board alert kind {kind!r}")
 
 
 _REASONS = {reason.value: reason for reason in AlertReason}

@@ -78,10 +78,10 @@ class BoardAlert(TableInput):
     ``kind`` says what, in the table's words (``wuzi.table.alerts``): the value of the
     reason it raises when that is one of ``BOARD_REASONS`` (``removed``, ``moved``,
     ``two_stones``, ``wrong_colour``: the session weighs those against what it expects),
-    else the board's own word for the trouble (``occupied``, ``link_down`` …), which a
-    ``board`` alert quotes. A string, not the enum: the journal stores it as it is, and
-    the board's own words are the board link's, not the table's to list. The host makes
-    these inputs from the board link's alerts (``wuzi.host.link_events``)."""
+    else one of ``BOARD_TROUBLES``, the board's word for the trouble (``occupied``,
+    ``link_down`` …), which a ``board`` alert quotes. A string, not the enum: the journal
+    stores it as it is. The host makes these inputs from the board link's alerts
+    (``wuzi.host.link_events``)."""
 
     kind: str
     points: tuple[Point, ...] = ()
