@@ -264,9 +264,9 @@ def test_the_fixture_fails_rather_than_skips_without_mosquitto(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import support.broker as bus_helpers
-    from wuzi.sim import box as bench_venue
+    from wuzi.sim import box
 
-    monkeypatch.setattr(bench_venue.shutil, "which", lambda name: None)
-    monkeypatch.setattr(bench_venue, "_CANDIDATES", ())
+    monkeypatch.setattr(box.shutil, "which", lambda name: None)
+    monkeypatch.setattr(box, "_CANDIDATES", ())
     with pytest.raises(pytest.fail.Exception, match="mosquitto is not installed"):
         bus_helpers.find_mosquitto()

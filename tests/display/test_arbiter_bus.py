@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from support.broker import MosquittoBroker
 from support.host import REFEREE, HostUnderTest, wait_for
-from support.screens import MosquittoBroker, mosquitto  # noqa: F401  (the fixture)
 from wuzi.config.venue import load_venue
 from wuzi.display.arbiter_cli import FILTERS, ArbiterScreen
 from wuzi.display.arbiter_commands import CommandDesk, load_signer
@@ -25,7 +25,7 @@ BLACK, WHITE = 1, 2
 
 
 @pytest.fixture
-def host(tmp_path: Path, mosquitto: MosquittoBroker) -> Iterator[HostUnderTest]:  # noqa: F811
+def host(tmp_path: Path, mosquitto: MosquittoBroker) -> Iterator[HostUnderTest]:
     h = HostUnderTest(tmp_path, mosquitto.url, tables=1)
     yield h
     h.close()
@@ -40,7 +40,7 @@ def window() -> Iterator[Any]:
 
 def test_alerts_commands_and_offline_through_a_real_host(
     host: HostUnderTest,
-    mosquitto: MosquittoBroker,  # noqa: F811
+    mosquitto: MosquittoBroker,
     window: Any,
     tmp_path: Path,
 ) -> None:

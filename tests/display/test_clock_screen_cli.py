@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from support.broker import MosquittoBroker
 from support.screens import (
-    MosquittoBroker,
     fraction,
     is_red,
-    mosquitto,  # noqa: F401  (the fixture)
     near,
     write_venue,
 )
@@ -76,7 +75,7 @@ def test_arbiter_sample_snapshot(tmp_path: Path) -> None:
     assert near(frame.pixel(18, 100), (230, 45, 45, 255), 20)
 
 
-def test_snapshot_from_a_real_broker(tmp_path: Path, mosquitto: MosquittoBroker) -> None:  # noqa: F811
+def test_snapshot_from_a_real_broker(tmp_path: Path, mosquitto: MosquittoBroker) -> None:
     venue = "snap-venue"
     client = BusClient(mosquitto.url, "snapshot-publisher")
     client.connect()

@@ -29,7 +29,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from wuzi.cli import main
 from wuzi.config import VenueConfig, load_venue
-from wuzi.sim import box as bench_venue
+from wuzi.sim import box
 
 WAIT_S = 10.0  # a safety net for a broken broker, never the verdict
 
@@ -101,12 +101,12 @@ CHIEF_PASSWORD = "chief-arbiter-password"
 @contextmanager
 def generated_broker(extra_args: tuple[str, ...] = ()) -> Iterator[Broker]:
     """Write the venue, run ``wuzi venue broker-config``, start Mosquitto with the result."""
-    binary = bench_venue.find_mosquitto()
+    binary = box.find_mosquitto()
     directory = Path(tempfile.mkdtemp(prefix="wuzi-acl-"))
     directory.chmod(0o755)  # the mosquitto user must reach the generated files
     process: subprocess.Popen[bytes] | None = None
     try:
-        port = bench_venue.free_port()
+        port = box.free_port()
         venue_path = write_venue(directory, port)
         code = main(
             [
@@ -133,7 +133,7 @@ def generated_broker(extra_args: tuple[str, ...] = ()) -> Iterator[Broker]:
         )
         log.close()
         broker = Broker(load_venue(venue_path), directory, port, process)
-        bench_venue.wait_for(lambda: _listening(port, process), WAIT_S, "mosquitto to listen")
+        box.wait_for(lambda: _listening(port, process), WAIT_S, "mosquitto to listen")
         yield broker
     except RuntimeError as exc:
         text = (directory / "mosquitto.log").read_text(errors="replace")

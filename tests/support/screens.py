@@ -1,5 +1,5 @@
 """Helpers of the clock display and arbiter view tests: headless frames, pixel checks, a
-real Mosquitto broker, a venue file with a token referee.
+venue file with a token referee.
 
 Rendering is real pyglet, off screen (`wuzi.display.headless`: EGL, else Xvfb), prepared
 here before anything imports ``pyglet.window``. Screenshots are checked for content:
@@ -10,21 +10,16 @@ worse), so a test fails if the wrong digits, or none, are drawn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from wuzi.display import headless
 
 headless.prepare(snapshot=True)
 
 
-from support.broker import MosquittoBroker  # noqa: E402
 from wuzi.display.snapshot import Frame, render_to_png  # noqa: E402
-
-__all__ = ["MosquittoBroker", "mosquitto"]
 
 Pixel = tuple[int, int, int, int]
 TOKEN = "arbiter-view-token-0123456789abcdef"
@@ -84,14 +79,6 @@ def mask_distance(a: list[bool], b: list[bool]) -> float:
     """The share of pixels where two equal-sized ink masks disagree."""
     assert len(a) == len(b), "masks of different sizes"
     return sum(1 for pa, pb in zip(a, b, strict=True) if pa != pb) / max(1, len(a))
-
-
-@pytest.fixture(scope="session")
-def mosquitto(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MosquittoBroker]:
-    broker = MosquittoBroker(tmp_path_factory.mktemp("display-mosquitto"))
-    broker.start()
-    yield broker
-    broker.stop()
 
 
 def write_venue(tmp: Path, venue_id: str, broker_url: str = "mqtt://127.0.0.1:1") -> Path:

@@ -17,7 +17,7 @@ from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import TableState, parse_message
 from wuzi.config.credentials import broker_login
-from wuzi.sim import box as bench_venue
+from wuzi.sim import box
 
 V = "acl-test"
 NOT_AUTHORISED = 5  # MQTT 3.1.1 CONNACK: not authorised (paho maps it to reason 135)
@@ -208,7 +208,7 @@ def _encoded(state: TableState) -> bytes:
 
 def test_the_tls_listener_takes_the_same_users() -> None:
     with tls_files() as (cert, key):
-        tls_port = bench_venue.free_port()
+        tls_port = box.free_port()
         args = ("--tls-cert", str(cert), "--tls-key", str(key), "--tls-port", str(tls_port))
         with generated_broker(args) as broker:
             conf = (broker.directory / "broker" / "mosquitto.conf").read_text()

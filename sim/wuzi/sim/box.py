@@ -83,10 +83,20 @@ def wait_for(condition: Callable[[], bool], timeout_s: float, what: str) -> None
 class Broker:
     """One Mosquitto on a free localhost port, configured in ``directory``."""
 
-    def __init__(self, directory: Path, *, persistent: bool = False) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        persistent: bool = False,
+        autosave_interval_s: int = 5,
+        log_types: tuple[str, ...] = ("error", "warning"),
+    ) -> None:
         """``persistent``: keep retained messages and queued QoS 1 messages of persistent
-        sessions across a restart (written when the broker stops), as a venue's broker does."""
+        sessions across a restart, as a venue's broker does (saved every
+        ``autosave_interval_s``, 0: only when the broker stops). ``log_types``: what goes
+        to ``mosquitto.log`` in ``directory``."""
         self.binary = find_mosquitto()
+        self.directory = directory
         self.port = free_port()
         self.url = f"mqtt://127.0.0.1:{self.port}"
         self.log_path = directory / "mosquitto.log"
@@ -96,14 +106,11 @@ class Broker:
             "allow_anonymous true",
             "max_queued_messages 100000",
             "max_inflight_messages 100",
-            *(
-                ("persistence true", f"persistence_location {directory}/", "autosave_interval 5")
-                if persistent
-                else ("persistence false",)
-            ),
+            f"persistence {'true' if persistent else 'false'}",
+            f"persistence_location {directory}/",
+            f"autosave_interval {autosave_interval_s}",
             "log_dest stderr",
-            "log_type error",
-            "log_type warning",
+            *(f"log_type {kind}" for kind in log_types),
         ]
         if os.geteuid() == 0:  # as root Mosquitto would drop to a user that cannot write here
             lines.append("user root")
@@ -111,6 +118,8 @@ class Broker:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        """Start it and wait until it listens; ``RuntimeError`` with its log if it cannot."""
+        assert self.process is None, "broker already running"
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 [self.binary, "-c", str(self.config_path)], stdout=log, stderr=subprocess.STDOUT
@@ -118,17 +127,18 @@ class Broker:
         deadline = time.monotonic() + 10.0
         while True:
             if self.process.poll() is not None:
-                raise RuntimeError(f"mosquitto exited at start:\n{self._log()}")
+                raise RuntimeError(f"mosquitto exited at start:\n{self.log_text()}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
                     return
             except OSError:
                 if time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"mosquitto did not listen:\n{self._log()}") from None
+                    raise RuntimeError(f"mosquitto did not listen:\n{self.log_text()}") from None
                 time.sleep(0.02)
 
     def stop(self) -> None:
+        """SIGTERM (Mosquitto saves its persistence file, if on) and wait for the exit."""
         if self.process is None:
             return
         self.process.terminate()
@@ -139,7 +149,11 @@ class Broker:
             self.process.wait(timeout=5.0)
         self.process = None
 
-    def _log(self) -> str:
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def log_text(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
 
