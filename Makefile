@@ -6,12 +6,13 @@ WUZI   := $(VENV)/bin/wuzi
 STAMP  := $(VENV)/.setup-done
 PYTEST_ARGS ?=
 
-.PHONY: setup test test-e2e test-bench test-slow demo bench lint clean
+.PHONY: setup test test-e2e test-bench test-slow demo bench lint clean bundle
 
-## setup: create .venv and install Wuzi with its dev tools, and the Debian packages the
-##        tests need (Mosquitto); idempotent
+## setup: create .venv and install Wuzi with its dev tools (`.[dev]`: every group), and the
+##        Debian packages the tests and the demo need (scripts/system-deps.sh dev); idempotent.
+##        For developers and CI: a venue's Pi installs `.[host]` (docs/install.md, `make bundle`)
 setup: $(STAMP)
-	sh scripts/system-deps.sh
+	sh scripts/system-deps.sh dev
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -53,7 +54,8 @@ bench: setup
 	$(WUZI) bench
 
 ## lint: ruff; mypy --strict on host/, display/ and sim/; the layers and the absence of import
-##       cycles (lint-imports, .importlinter); the firmware against the MicroPython rp2 stubs
+##       cycles (lint-imports, .importlinter); the firmware against the MicroPython rp2 stubs;
+##       the deployment files with systemd-analyze verify (scripts/verify_units.py)
 CODE := host display sim
 lint: setup
 	$(VENV)/bin/ruff check $(CODE) tests
@@ -61,9 +63,19 @@ lint: setup
 	$(VENV)/bin/mypy $(CODE)
 	$(VENV)/bin/lint-imports
 	$(PY) tests/firmware/typecheck_firmware.py
+	$(PY) scripts/verify_units.py
+
+## bundle: the offline install bundle for a venue (docs/install.md): build/wuzi-bundle/ and
+##         build/wuzi-bundle.tar.gz — Wuzi's wheel, the wheels of `.[host]` for the Pi
+##         (linux aarch64, CPython 3.11) and for this machine, requirements.lock with hashes,
+##         install.sh. Needs the package index; installing from it does not.
+##         EXTRAS=host,screen for a machine that also runs a screen
+EXTRAS ?= host
+bundle: $(STAMP)
+	$(PY) scripts/bundle.py --out build/wuzi-bundle --extras $(EXTRAS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/wuzi-bundle build/wuzi-bundle.tar.gz
 
 ## flash: copy the firmware and a board description to an RP2040 with mpremote
 ##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|clock-rev-a]

@@ -128,22 +128,26 @@ BROKEN = [
         "hosts[0].tabels: unknown key; did you mean 'tables'?",
     ),
     (
-        'board_port = "/dev/wuzi/board-1"',
+        'board_port = "/dev/wuzi/by-serial/E6614C311B7C8A2F"',
         'board_port = "ttyACM0"',
         "hosts[0].tables[0].board_port: 'ttyACM0' is neither",
     ),
     (
-        'clock_port = "/dev/wuzi/clock-1"',
-        'clock_port = "/dev/wuzi/board-1"',
-        "hosts[0].tables[0].clock_port: '/dev/wuzi/board-1' is already used by "
+        'clock_port = "/dev/wuzi/by-serial/E6614104037B3F2C"',
+        'clock_port = "/dev/wuzi/by-serial/E6614C311B7C8A2F"',
+        "hosts[0].tables[0].clock_port: '/dev/wuzi/by-serial/E6614C311B7C8A2F' is already used by "
         "hosts[0].tables[0].board_port",
     ),
     (
-        'clock_port = "/dev/wuzi/clock-1"',
+        'clock_port = "/dev/wuzi/by-serial/E6614104037B3F2C"',
         'clock_port = "/dev/c"\n  clock_gpio = {}',
         "hosts[0].tables[0].clock_gpio: give clock_port or clock_gpio, not both",
     ),
-    ('clock_port = "/dev/wuzi/clock-1"', "#", "hosts[0].tables[0].clock_port: missing"),
+    (
+        'clock_port = "/dev/wuzi/by-serial/E6614104037B3F2C"',
+        "#",
+        "hosts[0].tables[0].clock_port: missing",
+    ),
     (
         "claim_button = 13, clk = 19",
         "claim_button = 13, clk = 5",

@@ -51,6 +51,7 @@ class Observer:
     states: dict[int, TableState] = field(default_factory=dict)
     referee: dict[int, RefereeState] = field(default_factory=dict)
     online: bool | None = None
+    links_down: tuple[int, ...] = ()
     seen: set[str] = field(default_factory=set)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -68,6 +69,7 @@ class Observer:
                 self.referee[message.table] = message
             elif hasattr(message, "online"):
                 self.online = bool(message.online)
+                self.links_down = tuple(getattr(message, "links_down", ()))
 
     def moves(self, table: int) -> list[int]:
         with self.lock:
@@ -100,7 +102,11 @@ class HostUnderTest:
         standalone: bool = True,
         opening: str = "free",
         time_control: str = "600+5",
+        devices: dict[int, str] | None = None,
     ) -> None:
+        """``devices``: a table's device keys as TOML lines, instead of its simulated
+        board's and clock unit's ports (a missing port, a ``clock_gpio``); ``$BOARD`` and
+        ``$CLOCK`` in them name its simulated board's and clock unit's ptys."""
         self.tmp = tmp
         self.venue_id = "v" + uuid.uuid4().hex[:10]
         self.sim = SimTables(tables)
@@ -118,6 +124,13 @@ class HostUnderTest:
             lines += [
                 "  [[hosts.tables]]",
                 f"  number = {n}",
+            ]
+            if devices is not None and n in devices:
+                keys = devices[n].replace("$BOARD", self.sim.board_paths[n - 1])
+                keys = keys.replace("$CLOCK", self.sim.clock_paths[n - 1])
+                lines += [f"  {line.strip()}" for line in keys.splitlines()]
+                continue
+            lines += [
                 f'  board_port = "{self.sim.board_paths[n - 1]}"',
                 f'  clock_port = "{self.sim.clock_paths[n - 1]}"',
             ]

@@ -246,16 +246,17 @@ def make_window(
 ) -> tuple[pyglet.window.Window, bool]:
     """A window, single-buffered when the GL driver offers one (then a tick repaints only
     the digits); returns (window, incremental)."""
-    import pyglet
-    import pyglet.window
+    from wuzi.display.glcontext import GLContextError, open_window
 
     size: dict[str, Any] = {} if fullscreen else {"width": width, "height": height}
     extra: dict[str, Any] = {"fullscreen": True} if fullscreen else {"resizable": True}
     try:
-        config = pyglet.gl.Config(double_buffer=False)  # type: ignore[abstract]
-        return pyglet.window.Window(caption=caption, config=config, **size, **extra), True
-    except pyglet.window.NoSuchConfigException:
-        return pyglet.window.Window(caption=caption, **size, **extra), False
+        window, incremental, _candidate = open_window(
+            single_buffer_first=True, caption=caption, **size, **extra
+        )
+    except GLContextError as exc:
+        raise CliError(str(exc)) from None
+    return window, incremental
 
 
 # --- the clock display --------------------------------------------------------------------
@@ -320,6 +321,7 @@ def snapshot(
     draw_screen: Callable[[int, int], Screen], size: tuple[int, int], path: str, now_ms: int
 ) -> None:
     """One frame of the screen ``draw_screen(width, height)`` makes, to ``path``."""
+    from wuzi.display.glcontext import GLContextError
     from wuzi.display.snapshot import render_to_png
 
     def draw(window: Any) -> None:
@@ -331,6 +333,8 @@ def snapshot(
 
     try:
         render_to_png(draw, size[0], size[1], path)
+    except GLContextError as exc:
+        raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"cannot write {path}: {exc}") from None
 

@@ -71,6 +71,8 @@ def prepare(snapshot: bool) -> None:
     if forced not in ("", "egl", "xvfb"):
         raise HeadlessError(f"WUZI_HEADLESS must be 'egl' or 'xvfb', not {forced!r}")
     if not snapshot and has_display and not forced:
+        if not _window_imported():
+            _no_shadow_window()
         _mode = "display"
         return
     if _window_imported():
@@ -96,7 +98,19 @@ def prepare(snapshot: bool) -> None:
     if forced == "egl":
         raise HeadlessError("WUZI_HEADLESS=egl but no libEGL was found")
     _start_xvfb()
+    _no_shadow_window()
     _mode = "xvfb"
+
+
+def _no_shadow_window() -> None:
+    """pyglet makes a hidden "shadow" window when ``pyglet.window`` is imported, with its
+    default OpenGL 3.3 core context; on a GPU that gives only OpenGL ES 3.1 (a Raspberry
+    Pi) that fails before any screen can ask for another context, and a context shared
+    with it could not be ES anyway. The screens need none: each makes its window first
+    (`wuzi.display.glcontext`)."""
+    import pyglet
+
+    pyglet.options.shadow_window = False
 
 
 def _start_xvfb() -> None:

@@ -20,6 +20,7 @@ import pyglet
 import pyglet.window
 from pyglet.window import key
 
+from wuzi.display import glcontext
 from wuzi.display.delay import DelayBuffer
 from wuzi.display.feed import BusFeed, FeedItem, monotonic_ms
 from wuzi.display.scoreboard_model import LABELS, Page, Pager, VenueModel, build_pages
@@ -125,16 +126,14 @@ class ScoreboardApp:
 
 def open_window(width: int, height: int, *, fullscreen: bool) -> tuple[pyglet.window.Window, bool]:
     """A scoreboard window, single-buffered if the GL driver offers it (then frames can
-    repaint only what changed); returns (window, incremental)."""
+    repaint only what changed); returns (window, incremental). OpenGL 3.3 core, else
+    OpenGL ES 3.1: `wuzi.display.glcontext.GLContextError` when neither."""
     caption = "Wuzi scoreboard 记分牌"
     size: dict[str, int] = {} if fullscreen else {"width": width, "height": height}
-    try:
-        config = pyglet.gl.Config(double_buffer=False)  # type: ignore[abstract]
-        window = pyglet.window.Window(fullscreen=fullscreen, caption=caption, config=config, **size)
-        return window, True
-    except pyglet.window.NoSuchConfigException:
-        window = pyglet.window.Window(fullscreen=fullscreen, caption=caption, **size)
-        return window, False
+    window, incremental, _candidate = glcontext.open_window(
+        single_buffer_first=True, fullscreen=fullscreen, caption=caption, **size
+    )
+    return window, incremental
 
 
 def run_window(app: ScoreboardApp, window: pyglet.window.Window, *, incremental: bool) -> None:

@@ -162,6 +162,7 @@ def _command(args: argparse.Namespace) -> int:
     except headless.HeadlessError as exc:
         return _fail(str(exc))
     from wuzi.display.feed import BusFeed, monotonic_ms
+    from wuzi.display.glcontext import GLContextError
     from wuzi.display.scoreboard_app import ScoreboardApp, open_window, run_window
     from wuzi.display.scoreboard_model import Pager, VenueModel
     from wuzi.display.scoreboard_render import ScoreboardRenderer
@@ -215,6 +216,8 @@ def _command(args: argparse.Namespace) -> int:
 
         try:
             render_to_png(draw, width, height, args.snapshot)
+        except GLContextError as exc:
+            return _fail(str(exc))
         except OSError as exc:
             return _fail(f"cannot write {args.snapshot}: {exc}")
         return 0
@@ -225,7 +228,10 @@ def _command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     try:
-        window, incremental = open_window(width, height, fullscreen=args.fullscreen)
+        try:
+            window, incremental = open_window(width, height, fullscreen=args.fullscreen)
+        except GLContextError as exc:
+            return _fail(str(exc))
         w, h = window.get_framebuffer_size()
         delay.start(now)
         app = ScoreboardApp(

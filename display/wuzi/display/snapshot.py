@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wuzi.display import headless
+from wuzi.display import glcontext, headless
 
 if TYPE_CHECKING:
     import pyglet.window
@@ -83,15 +83,13 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def offscreen_window(width: int, height: int) -> pyglet.window.Window:
-    """A hidden window of exactly ``width`` x ``height`` pixels to draw a frame in."""
+    """A hidden window of exactly ``width`` x ``height`` pixels to draw a frame in; raises
+    `wuzi.display.glcontext.GLContextError` when no GL context is good enough."""
     headless.prepare(snapshot=True)
-    import pyglet.window
-
-    # pyglet.app.run() turns the window event queue off class-wide and never back on; a
-    # window made after an event loop has run (a bench, a test) then dispatches its first
-    # resize before it is built and fails ("no attribute 'ubo'").
-    pyglet.window.Window._enable_event_queue = True
-    window = pyglet.window.Window(width, height, visible=False, resizable=False)
+    # OpenGL 3.3 core, else OpenGL ES 3.1 (glcontext.py); GLContextError when neither.
+    window, _single, _candidate = glcontext.open_window(
+        single_buffer_first=False, width=width, height=height, visible=False, resizable=False
+    )
     window.switch_to()
     return window
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -31,6 +32,22 @@ COMMAND_MODULES = (
     "wuzi.sim.bench.cli",
     "wuzi.sim.demo",
 )
+
+# Third-party packages that only an optional group installs (pyproject.toml; docs/install.md):
+# a command that needs one fails with the group to install, not a traceback. A table host has
+# only ``wuzi[host]``; every command module imports these inside the functions that use them.
+OPTIONAL_PACKAGES = {
+    "pyglet": "screen",
+    "amqtt": "demo",
+    "renju": "dev",  # `wuzi bench`: the rules benchmark compares with the independent judge
+}
+
+
+def missing_group(exc: ModuleNotFoundError) -> tuple[str, str] | None:
+    """(package, group) when ``exc`` is an optional package that is not installed."""
+    top = (exc.name or "").split(".")[0]
+    group = OPTIONAL_PACKAGES.get(top)
+    return None if group is None else (top, group)
 
 
 def optional_module(name: str) -> ModuleType | None:
@@ -55,7 +72,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"wuzi {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        module = optional_module(name)
+        try:
+            module = optional_module(name)
+        except ModuleNotFoundError as exc:
+            # A module that imports an optional package at its top must not take the other
+            # commands down with it (a Pi runs `wuzi host` with only wuzi[host]).
+            missing = missing_group(exc)
+            if missing is None:
+                raise
+            parser.epilog = (parser.epilog or "") + (
+                f"{name} is unavailable: {missing[0]} is not installed "
+                f"(pip install 'wuzi[{missing[1]}]'). "
+            )
+            continue
         if module is not None:
             module.register(subparsers)
     return parser
@@ -72,6 +101,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = func(args)
     except BrokenPipeError:  # e.g. `wuzi ... | head`
         return 0
+    except ModuleNotFoundError as exc:
+        missing = missing_group(exc)
+        if missing is None:
+            raise
+        package, group = missing
+        print(
+            f"wuzi {args.command}: {package} is not installed: pip install 'wuzi[{group}]'",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         return 130
     return int(code or 0)

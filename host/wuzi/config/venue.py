@@ -56,6 +56,9 @@ _REFEREE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """A referee's name travels in every signed command (``wuzi.bus.schemas`` ids), so it
 must fit there; no ``:`` either, as it is the referee's broker user name."""
 _PASSWORD_HASH = re.compile(r"\$[A-Za-z0-9-]+\$\S+")
+_DEVICE_SERIAL = re.compile(r"[0-9A-Z][0-9A-Z-]{0,11}|[0-9A-F]{16}")
+"""A device serial: 16 upper-case hex digits (the RP2040's unique id, as its USB serial
+string and its INFO say it), or a short upper-case name (a simulator's ``SIM-0001``)."""
 _GPIO_KEYS = ("black_button", "white_button", "claim_button", "clk", "dio")
 
 
@@ -106,6 +109,8 @@ class TableConfig:
     board_port: str
     clock_port: str | None = None
     clock_gpio: GpioClockPins | None = None
+    board_serial: str | None = None  # the serial the board must report (INFO, USB string)
+    clock_serial: str | None = None  # the same for a clock unit on ``clock_port``
 
     @property
     def simulated_board(self) -> bool:
@@ -488,7 +493,18 @@ class _Reader:
         tables: list[TableConfig] = []
         for i, item in enumerate(items):
             path = f"{host_path}.tables[{i}]"
-            self.keys(item, path, ("number", "board_port", "clock_port", "clock_gpio"))
+            self.keys(
+                item,
+                path,
+                (
+                    "number",
+                    "board_port",
+                    "board_serial",
+                    "clock_port",
+                    "clock_serial",
+                    "clock_gpio",
+                ),
+            )
             number = self.integer(item, path, "number", 1, MAX_TABLE_NUMBER)
             if number in numbers:
                 raise self.error(f"{path}.number", f"{number} is already used by {numbers[number]}")
@@ -508,8 +524,25 @@ class _Reader:
                 raise self.error(
                     f"{path}.clock_port", "missing: give clock_port (a clock unit) or clock_gpio"
                 )
-            tables.append(TableConfig(number, board_port, clock_port, clock_gpio))
+            board_serial = self.device_serial(item, path, "board_serial")
+            clock_serial = self.device_serial(item, path, "clock_serial")
+            if clock_serial is not None and clock_port is None:
+                raise self.error(f"{path}.clock_serial", "only with clock_port (a clock unit)")
+            tables.append(
+                TableConfig(number, board_port, clock_port, clock_gpio, board_serial, clock_serial)
+            )
         return tuple(tables)
+
+    def device_serial(self, table: dict[str, Any], path: str, key: str) -> str | None:
+        value = self.text(table, path, key, required=False)
+        if value is None or _DEVICE_SERIAL.fullmatch(value):
+            return value
+        hint = " (upper case, as the device reports it)" if value.upper() != value else ""
+        raise self.error(
+            f"{path}.{key}",
+            f"{_show(value)} is not a device serial: 16 upper-case hex digits, as `wuzi board "
+            f"list` prints it{hint}",
+        )
 
     def claim_port(self, ports: dict[str, str], port: str, where: str) -> None:
         if port == SIMULATED:

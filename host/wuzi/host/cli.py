@@ -16,9 +16,12 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["register"]
+if TYPE_CHECKING:
+    from wuzi.host.service import HostService
+
+__all__ = ["build_service", "register"]
 
 
 def register(subparsers: Any) -> None:
@@ -78,14 +81,37 @@ def register(subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from wuzi.config import ConfigError, load_venue
-    from wuzi.host.service import HostService, ServiceOptions
-    from wuzi.host.systemd import Notifier
     from wuzi.journal import JournalError
 
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
+    built = build_service(args)
+    if isinstance(built, str):
+        return _fail(built)
+    service = built
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: service.request_stop())
+    try:
+        service.start()
+    except (JournalError, OSError, ValueError) as exc:
+        service.close()
+        return _fail(str(exc))
+    try:
+        service.run()
+    finally:
+        service.close()
+    return 0
+
+
+def build_service(args: argparse.Namespace) -> HostService | str:
+    """The service exactly as ``wuzi host`` runs it (not started), or why it cannot run.
+    Apart from ``_run`` so a test can run the command's own service in its process —
+    e.g. with no pin factory in code, gpiozero's default from the environment."""
+    from wuzi.config import ConfigError, load_venue
+    from wuzi.host.service import HostService, ServiceOptions
+    from wuzi.host.systemd import Notifier
+
     # The venue file's relative paths (token files, the broker's password and CA files)
     # are relative to its own folder: load it by its resolved path, so they come out
     # absolute and nothing joins them to a base a second time.
@@ -93,28 +119,28 @@ def _run(args: argparse.Namespace) -> int:
     try:
         venue = load_venue(config)
     except ConfigError as exc:
-        return _fail(str(exc))
+        return str(exc)
     if args.broker is not None:
         from wuzi.bus.url import BusConfigError, parse_broker_url
 
         try:
             parse_broker_url(args.broker)
         except BusConfigError as exc:
-            return _fail(f"--broker: {exc}")
+            return f"--broker: {exc}"
     host_id = args.host or socket.gethostname().split(".")[0].lower()
     known = [h.id for h in venue.hosts]
     if host_id not in known:
-        return _fail(f"{args.config}: no host {host_id!r} (hosts: {', '.join(known)}); use --host")
+        return f"{args.config}: no host {host_id!r} (hosts: {', '.join(known)}); use --host"
     state = Path(args.state_dir or os.environ.get("STATE_DIRECTORY") or "wuzi-state")
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return _fail(f"cannot create the state folder {state}: {exc.strerror or exc}")
+        return f"cannot create the state folder {state}: {exc.strerror or exc}"
     control: Path | None = Path(args.control_socket or state / f"{host_id}.sock")
     if args.control_socket == "none":
         control = None
     if args.command_max_age <= 0:
-        return _fail(f"--command-max-age must be positive, not {args.command_max_age}")
+        return f"--command-max-age must be positive, not {args.command_max_age}"
     options = ServiceOptions(
         host_id=host_id,
         journal_path=Path(args.journal) if args.journal else state / f"{host_id}.journal",
@@ -131,19 +157,7 @@ def _run(args: argparse.Namespace) -> int:
             else state / "records"
         ),
     )
-    service = HostService(venue, options, notifier=Notifier.from_environment())
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: service.request_stop())
-    try:
-        service.start()
-    except (JournalError, OSError, ValueError) as exc:
-        service.close()
-        return _fail(str(exc))
-    try:
-        service.run()
-    finally:
-        service.close()
-    return 0
+    return HostService(venue, options, notifier=Notifier.from_environment())
 
 
 def _fail(message: str) -> int:

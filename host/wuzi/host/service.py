@@ -11,6 +11,12 @@ the host recovers each table from its journal (``TableRuntime.recover``), pauses
 clocks of games that were running (``HostRestarted``: the time base continues from the
 last instant the journal knew the host alive, so the outage is charged to nobody), and
 sends whatever the broker had not acknowledged, in order.
+
+A table's hardware that cannot be used — a missing port, a port where no Wuzi device
+answers, a missing GPIO backend, a busy pin — is that table's fault, never the host's:
+the other tables play on, the referees get a ``board`` alert naming the device and the
+reason, the host status lists the table in ``links_down``, a running clock is held, and
+the device is tried again (serial ports by their drivers, the rest with a back-off).
 """
 
 from __future__ import annotations
@@ -58,15 +64,26 @@ from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
 from wuzi.table.buttons import REFEREE_CALLED, ButtonMapper, button_of
 from wuzi.table.checks import TableError
-from wuzi.table.inputs import BoardAlert, TableInput, TableSetup, Tick
+from wuzi.table.inputs import BoardAlert, RefereePause, TableInput, TableSetup, Tick
 
 __all__ = ["HostService", "ServiceOptions"]
 
 log = logging.getLogger("wuzi.host")
 
 HEARTBEAT_NS = 1_000_000_000
+STATUS_AGAIN_NS = 10_000_000_000
+"""While tables are faulted the host status is published again this often: the birth
+message a broker reconnect sends was made at start and lists no faulted table."""
 COMMAND_MAX_AGE_MS = 120_000
 MAX_WAIT_MS = 50
+DEVICE_FAULT_MS = 3000
+"""A device that has not served this long (never opened, or no Wuzi device answered on
+its port) is a fault told to the referees: long enough for a board to boot and answer
+its first HELLO, short enough that a table is not left silently dead."""
+RETRY_MIN_MS = 1000
+RETRY_MAX_MS = 30_000
+"""The back-off between tries to build a table's device that could not be built (a GPIO
+clock, a driver): it doubles from the first to the second."""
 PLAYER_ACTIONS = frozenset({"decide", "choose", "declare", "claim"})
 """Players' actions a referee enters for them: one the game refuses refuses the command
 (nothing is journaled but the alert), where a player's button gets a ``refused`` alert."""
@@ -107,6 +124,12 @@ class _Table:
     seq: int = 0  # the journal seq of the table's last event
     record_saved: str | None = None  # the game id whose finished record is on disk
     refused_assignment: Assignment | Cleared | None = None  # told once, not at each delivery
+    # the devices that could not be built (device -> why), retried at ``retry_at_ns``
+    open_errors: dict[str, str] = field(default_factory=dict)
+    retry_at_ns: int | None = None
+    retry_ms: int = 0
+    faults: dict[str, str] = field(default_factory=dict)  # what the referees were told
+    fault_held: bool = False  # the clock was held for the current faults (once)
 
 
 @dataclass(frozen=True)
@@ -179,6 +202,8 @@ class HostService:
         self._stopping = False
         self.recovered_tables = 0
         self._status: Callable[[bool], RetainedMessage] | None = None  # the host's status
+        self.links_down: tuple[int, ...] = ()  # tables with a device fault (host status)
+        self._status_again_ns = 0
 
     # --- starting and stopping ----------------------------------------------------------
 
@@ -267,7 +292,8 @@ class HostService:
         tables = tuple(sorted(self.tables))
 
         def status(online: bool) -> RetainedMessage:
-            message = HostStatus(host, online, tables, self.boot_id, self.wall_ms())
+            down = self.links_down if online else ()
+            message = HostStatus(host, online, tables, self.boot_id, self.wall_ms(), down)
             return RetainedMessage(status_topic, message)
 
         self._status = status
@@ -305,32 +331,123 @@ class HostService:
         return str(base / name) if base is not None and not Path(name).is_absolute() else name
 
     def _open_devices(self, table: _Table) -> None:
+        """Build whichever of the table's devices is not built yet. A device that cannot
+        be built is noted (``open_errors``: the referees hear of it from ``_check_devices``)
+        and tried again after a back-off; it never stops the host or the other tables."""
         assert self.loop is not None
         config = table.config
-        if config.board_port and not config.simulated_board:
-            # what lies on the board now, not its log since boot, compared with the journal
-            link = RecoveringBoardLink(
-                port_name=config.board_port, board=table.runtime.board_cells()
-            )
-            table.board = BoardDriver(config.board_port, link)
-            self._by_driver[table.board] = table
-            self.loop.add(table.board)
+        table.open_errors = {}
+        if config.board_port and not config.simulated_board and table.board is None:
+            self._try_device(table, f"board {config.board_port}", self._open_board)
         if config.clock_port and config.clock_port != "sim":
-            session = ClockSession(port_name=config.clock_port, skip_history=True)
-            table.clock = ClockDriver(config.clock_port, session)  # never old presses
-            self._by_driver[table.clock] = table
-            self.loop.add(table.clock)
-        elif config.clock_gpio is not None:
-            pins = config.clock_gpio
-            number = config.number
-            table.gpio = GpioClock(
-                buttons=(pins.black_button, pins.white_button, pins.claim_button),
-                displays=((pins.clk, pins.dio),),
-                pin_factory=self.options.pin_factory,
-                clock=self.time.now_ms,
-                on_press=lambda button, at_ms: self._inbox.put(_GpioPress(number, button, at_ms)),
-            )
+            if table.clock is None:
+                self._try_device(table, f"clock unit {config.clock_port}", self._open_clock)
+        elif config.clock_gpio is not None and table.gpio is None:
+            self._try_device(table, _gpio_name(config), self._open_gpio)
+        if table.open_errors:
+            table.retry_ms = min(max(RETRY_MIN_MS, table.retry_ms * 2), RETRY_MAX_MS)
+            table.retry_at_ns = self.time.now_ns() + table.retry_ms * 1_000_000
+        else:
+            table.retry_at_ns, table.retry_ms = None, 0
         self._expect(table)
+        table.display_due_ns = 0
+
+    def _try_device(self, table: _Table, device: str, build: Callable[[_Table], None]) -> None:
+        try:
+            build(table)
+        except Exception as exc:  # whatever a backend raises is this table's fault only
+            why = f"{type(exc).__name__}: {exc}"
+            if table.open_errors.get(device) is None:
+                log.warning("table %d: %s cannot be used: %s", table.config.number, device, why)
+            table.open_errors[device] = why
+
+    def _open_board(self, table: _Table) -> None:
+        assert self.loop is not None
+        port = table.config.board_port
+        # what lies on the board now, not its log since boot, compared with the journal
+        link = RecoveringBoardLink(port_name=port, board=table.runtime.board_cells())
+        board = BoardDriver(port, link)
+        self._by_driver[board] = table
+        self.loop.add(board)
+        table.board = board
+
+    def _open_clock(self, table: _Table) -> None:
+        assert self.loop is not None and table.config.clock_port is not None
+        port = table.config.clock_port
+        session = ClockSession(port_name=port, skip_history=True)  # never old presses
+        clock = ClockDriver(port, session)
+        self._by_driver[clock] = table
+        self.loop.add(clock)
+        table.clock = clock
+
+    def _open_gpio(self, table: _Table) -> None:
+        pins = table.config.clock_gpio
+        assert pins is not None
+        number = table.config.number
+        table.gpio = GpioClock(
+            buttons=(pins.black_button, pins.white_button, pins.claim_button),
+            displays=((pins.clk, pins.dio),),
+            pin_factory=self.options.pin_factory,  # None: gpiozero's default (the env's)
+            clock=self.time.now_ms,
+            on_press=lambda button, at_ms: self._inbox.put(_GpioPress(number, button, at_ms)),
+        )
+        table.faces_sent, table.leds_sent = None, None  # a new display shows nothing yet
+
+    def _check_devices(self, table: _Table, now: int) -> None:
+        """Tell the referees when a device of the table stops or starts serving (one alert
+        each way, not one per retry), hold a running clock once per fault, keep the host
+        status's ``links_down`` in step, and retry what could not be built."""
+        if table.retry_at_ns is not None and now >= table.retry_at_ns:
+            self._open_devices(table)
+        faults = dict(table.open_errors)
+        now_ms = now // 1_000_000
+        for name, driver in (("board", table.board), ("clock unit", table.clock)):
+            why = driver.fault(now_ms, DEVICE_FAULT_MS) if driver is not None else None
+            if driver is not None and why is not None:
+                faults[f"{name} {driver.url}"] = why
+        if faults == table.faults:
+            self._hold_for_faults(table, now)
+            return
+        told, table.faults = table.faults, faults
+        for device, why in faults.items():
+            if told.get(device) != why:
+                self._host_alert(table, AlertReason.BOARD, f"{device} cannot be used: {why}")
+        for device in told.keys() - faults.keys():
+            log.info("table %d: %s is served again", table.runtime.number, device)
+            self._host_alert(table, AlertReason.BOARD, f"{device} is served again")
+        if not faults:
+            table.fault_held = False
+        self._hold_for_faults(table, now)
+        self._update_links_down()
+
+    def _hold_for_faults(self, table: _Table, now: int) -> None:
+        """A game cannot be played on a table that cannot see its stones or presses: its
+        running clock is held once (the referee resumes it; a second fault of the same
+        spell does not hold it again after that)."""
+        session = table.runtime.session
+        if not table.faults or table.fault_held or session is None or session.game.is_over:
+            return
+        if session.clock.state.running is None:
+            return
+        table.fault_held = True
+        devices = ", ".join(sorted(table.faults))
+        self._feed(
+            table,
+            RefereePause(
+                now_ns=table.runtime.clamp(now), reason=f"{devices} cannot be used", referee="host"
+            ),
+        )
+
+    def _update_links_down(self, *, again: bool = False) -> None:
+        """Publish the host status when the faulted tables change (``again``: also when
+        they did not — the birth message a reconnect sends knows of none)."""
+        down = tuple(sorted(n for n, t in self.tables.items() if t.faults))
+        if down == self.links_down and not again:
+            return
+        self.links_down = down
+        if self.bus is not None and self._status is not None:
+            status = self._status(True)
+            self.bus.publish(status.topic, status.message)
 
     def _watch_control(self) -> None:
         assert self.loop is not None and self.control is not None
@@ -387,6 +504,7 @@ class HostService:
         self._drain_inbox()
         now = self.time.now_ns()
         for table in self.tables.values():
+            self._check_devices(table, now)
             self._timers(table, now)
         if now >= self._next_heartbeat_ns:
             self._heartbeat(now)
@@ -395,7 +513,8 @@ class HostService:
         session = table.runtime.session
         tick = session.next_due_ns() if session is not None else None
         display = table.display_due_ns if (table.clock or table.gpio) else None
-        known = [d for d in (tick, display, table.mapper.deadline_ns) if d is not None]
+        due = (tick, display, table.mapper.deadline_ns, table.retry_at_ns)
+        known = [d for d in due if d is not None]
         return min(known) if known else None
 
     def _timers(self, table: _Table, now: int) -> None:
@@ -412,6 +531,9 @@ class HostService:
         assert self.journal is not None
         self.journal.note_alive(now)
         self.notifier.watchdog()
+        if self.links_down and now >= self._status_again_ns:
+            self._update_links_down(again=True)
+            self._status_again_ns = now + STATUS_AGAIN_NS
         self._next_heartbeat_ns = now + HEARTBEAT_NS
 
     # --- devices -------------------------------------------------------------------------
@@ -771,3 +893,13 @@ class HostService:
                 self._publish_entry(number, entry)
         if pending:
             log.info("resending %d unacknowledged events", len(pending))
+
+
+def _gpio_name(config: TableConfig) -> str:
+    """The GPIO clock as the referees find it on the header: its pins (BCM numbers)."""
+    pins = config.clock_gpio
+    assert pins is not None
+    return (
+        f"GPIO clock (buttons {pins.black_button}/{pins.white_button}/{pins.claim_button}, "
+        f"display {pins.clk}/{pins.dio})"
+    )

@@ -19,8 +19,10 @@ KINDS = ("sensor", "clock")
 
 
 def boards_dir() -> Path:
-    """The repository's boards/ folder (beside host/ in a source or editable install)."""
-    return Path(__file__).resolve().parents[3] / "boards"
+    """The board revisions: package data in an installed wheel (wuzi/io/board-revisions/);
+    in the source tree and an editable install that folder links to the repository's boards/.
+    """
+    return (Path(__file__).resolve().parent / "board-revisions").resolve()
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,48 @@ def _watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _list(args: argparse.Namespace) -> int:
+    """``wuzi board list [PORT…]``: one line per Wuzi device (docs/wire.md, "Finding the
+    devices"); skipped ports on stderr. Exit 1 when a PORT named on the command line
+    gave no answer."""
+    from wuzi.io.discovery import ProbeError, candidates, probe, stable_path
+
+    prog = "wuzi board list"
+    ports = list(args.ports) if args.ports else candidates(every_port=args.all)
+    failed = False
+    found = 0
+    for port in ports:
+        try:
+            info = probe(port, args.timeout)
+        except ProbeError as exc:
+            print(f"{prog}: {exc}; skipped", file=sys.stderr)
+            failed = failed or bool(args.ports)
+            continue
+        found += 1
+        path = stable_path(port, info.serial)
+        print(
+            f"{info.kind} {info.serial} firmware {info.firmware} protocol {info.protocol} {path}",
+            flush=True,
+        )
+    if not found:
+        print(f"{prog}: no Wuzi board or clock unit found", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 60 s, not {text}")
+    return value
+
+
 def register(subparsers: Any) -> None:
-    board = subparsers.add_parser("board", help="sensor boards: watch what a board reports")
+    board = subparsers.add_parser(
+        "board", help="sensor boards: watch what a board reports, list the devices"
+    )
     sub = board.add_subparsers(dest="board_command", metavar="BOARD_COMMAND")
     p = sub.add_parser(
         "watch",
@@ -86,6 +126,26 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--health", action="store_true", help="print link health on exit (stderr)")
     p.set_defaults(func=_watch)
+    ls = sub.add_parser(
+        "list",
+        help="list the Wuzi boards and clock units on this machine's serial ports",
+        description="Ask every RP2040 serial device (or the PORTs given) for its INFO and "
+        "print one line per Wuzi device: KIND SERIAL firmware REVISION protocol M.N PATH, "
+        "PATH being the stable name for the venue file. Busy and silent ports are skipped "
+        "(said on stderr).",
+    )
+    ls.add_argument("ports", nargs="*", metavar="PORT", help="probe these ports only")
+    ls.add_argument(
+        "--all", action="store_true", help="probe every serial port, not only RP2040 devices"
+    )
+    ls.add_argument(
+        "--timeout",
+        type=_timeout,
+        default=0.5,
+        metavar="S",
+        help="how long to wait for each device's answer (default 0.5)",
+    )
+    ls.set_defaults(func=_list)
 
     def _usage(args: argparse.Namespace) -> int:
         board.print_help()

@@ -5,6 +5,9 @@ show it works) and it drops the edge *after* a bounce instead of the first one. 
 through ``EdgeDebouncer`` — the very code the clock unit's firmware runs — with the time read
 from an injectable clock, and accepted presses queue up as ``(button, at_ms)`` until
 ``take_presses`` collects them (or go straight to ``on_press``, from gpiozero's thread).
+
+Construction either gives a whole clock or raises and leaves no pin reserved: a host that
+retries a clock whose pin was busy must not find its own half-built buttons in the way.
 """
 
 from __future__ import annotations
@@ -49,16 +52,28 @@ class GpioClock:
         self._lock = threading.Lock()
         self._presses: list[tuple[int, int]] = []
         self._debouncers = [EdgeDebouncer(debounce_ms) for _ in buttons]
-        self.buttons = [
-            Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory) for pin in buttons
-        ]
-        for i, button in enumerate(self.buttons):
-            button.when_pressed = self._edge_handler(i, True)
-            button.when_released = self._edge_handler(i, False)
-        self.displays = [TM1637(clk, dio, pin_factory) for clk, dio in displays]
-        self.leds = [LED(pin, pin_factory=pin_factory) for pin in leds]
-        self.buzzer = Buzzer(buzzer, pin_factory=pin_factory) if buzzer is not None else None
+        self.buttons: list[Any] = []
+        self.displays: list[TM1637] = []
+        self.leds: list[Any] = []
+        self.buzzer: Any = None
         self._buzz_until_ms: int | None = None
+        try:
+            for pin in buttons:
+                self.buttons.append(
+                    Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                )
+            for i, button in enumerate(self.buttons):
+                button.when_pressed = self._edge_handler(i, True)
+                button.when_released = self._edge_handler(i, False)
+            for clk, dio in displays:
+                self.displays.append(TM1637(clk, dio, pin_factory))
+            for pin in leds:
+                self.leds.append(LED(pin, pin_factory=pin_factory))
+            if buzzer is not None:
+                self.buzzer = Buzzer(buzzer, pin_factory=pin_factory)
+        except BaseException:
+            self.close()  # what was built so far gives its pins back
+            raise
 
     def _edge_handler(self, index: int, pressed: bool) -> Callable[[], None]:
         def handler() -> None:

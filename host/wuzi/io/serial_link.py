@@ -8,7 +8,9 @@ shell), from an injectable clock, and passed down in integer ms.
 Ports are named by URL or path: ``/dev/wuzi/board-a1`` (a udev symlink, see deploy/udev),
 a simulator's pty, or any pyserial URL. A port that fails to open or dies (unplugged: read
 errors, EOF) is closed and reopened after a back-off that doubles from 100 ms to 5 s and
-resets once a frame has been received.
+resets once a frame has been received. Whatever goes wrong opening one port (a missing
+path, a busy port, a bad URL, anything the opener raises) is that driver's fault, never
+the loop's: ``fault`` tells the host, which tells the referees, while the retries go on.
 """
 
 from __future__ import annotations
@@ -96,6 +98,10 @@ class SerialDriver:
         self.health = PortHealth()
         self.retry_at_ms: int | None = 0
         self._had_port = False
+        self._down_since_ms: int | None = None  # when the port last failed to open or died
+        self._why_down = ""  # and why (the opener's or the read's error)
+        self._opened_at_ms = 0
+        self._frames_at_open = 0
 
     def fileno(self) -> int | None:
         return self.port.fileno() if self.port is not None else None
@@ -103,16 +109,22 @@ class SerialDriver:
     def try_open(self, now_ms: int) -> bool:
         try:
             self.port = self.opener(self.url)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except Exception as exc:  # any failure of one port is that table's, not the host's
             self.health.open_failures += 1
             self.health.last_error = f"cannot open {self.url}: {exc}"
+            self._why_down = str(exc) or type(exc).__name__
             self.retry_at_ms = now_ms + self.backoff.next_delay()
+            if self._down_since_ms is None:
+                self._down_since_ms = now_ms
             return False
         self.health.opens += 1
         if self._had_port:
             self.health.reconnects += 1
         self._had_port = True
         self.retry_at_ms = None
+        self._down_since_ms = None
+        self._opened_at_ms = now_ms
+        self._frames_at_open = self.frames()
         self.link.connection_made(now_ms)
         self._flush()
         return True
@@ -121,6 +133,27 @@ class SerialDriver:
         self.health.last_error = f"{self.url}: {why}"
         self.close()
         self.retry_at_ms = now_ms + self.backoff.next_delay()
+        self._down_since_ms = now_ms
+        self._why_down = why
+
+    def frames(self) -> int:
+        """Frames heard from the device so far (the subclasses know their link)."""
+        return 0
+
+    def fault(self, now_ms: int, after_ms: int) -> str | None:
+        """Why this port has not served for ``after_ms`` (None: it serves, or not for
+        that long yet): it cannot be opened, or it opened and nothing answered as a Wuzi
+        device (a modem, a wrong symlink, a board without firmware). A short gap — a
+        cable pulled and put back — is no fault: the link's own alerts tell it."""
+        if self.port is None:
+            since = self._down_since_ms
+            if since is None or now_ms - since < after_ms:
+                return None
+            return self._why_down or "cannot be opened"
+        if self.frames() == self._frames_at_open and now_ms - self._opened_at_ms >= after_ms:
+            seconds = after_ms / 1000
+            return f"no Wuzi device answered on {self.url} within {seconds:g} s"
+        return None
 
     def close(self) -> None:
         if self.port is not None:
@@ -170,6 +203,9 @@ class BoardDriver(SerialDriver):
         """The colour of the next stone, for the link's wrong-colour check (None: none)."""
         self.board.expect(colour)
 
+    def frames(self) -> int:
+        return self.board.frames_received
+
     def on_readable(self, now_ms: int) -> list[Reconciled]:
         data = self.read(now_ms)
         if not data:
@@ -196,6 +232,9 @@ class ClockDriver(SerialDriver):
     def __init__(self, url: str, session: ClockSession | None = None, **kwargs: object) -> None:
         self.session = session or ClockSession(port_name=url)
         super().__init__(url, self.session, **kwargs)  # type: ignore[arg-type]
+
+    def frames(self) -> int:
+        return self.session.health.frames
 
     def on_readable(self, now_ms: int) -> list[LinkEvent]:
         data = self.read(now_ms)

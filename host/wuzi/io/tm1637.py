@@ -3,6 +3,9 @@
 The same two-wire protocol as ``firmware/tm1637.py`` (start, LSB-first bytes each followed by
 an ACK clock, stop), on gpiozero pins: CLK is an output, DIO is switched between output and
 input (it is open-drain with a pull-up; the chip pulls it low to acknowledge a byte).
+The two pins are reserved with the factory as gpiozero's own devices reserve theirs, so a
+pin a button (or another display) already uses is refused (``GPIOPinInUse``) instead of
+being driven by two owners.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ CMD_CTRL = 0x80
 
 class TM1637:
     def __init__(self, clk: int | str, dio: int | str, pin_factory: Any) -> None:
+        self.factory = pin_factory
         self.clk = pin_factory.pin(clk)
         self.dio = pin_factory.pin(dio)
+        pin_factory.reserve_pins(self, self.clk.info.name, self.dio.info.name)
         self.clk.function = "output"
         self.dio.function = "output"
         self.clk.state = 1
@@ -25,7 +30,12 @@ class TM1637:
         self.acks = 0
         self.naks = 0
 
+    def _conflicts_with(self, other: object) -> bool:
+        """gpiozero asks a reserver whether it may share a pin: a display never does."""
+        return True
+
     def close(self) -> None:
+        self.factory.release_pins(self, self.clk.info.name, self.dio.info.name)
         self.clk.close()
         self.dio.close()
 

@@ -7,6 +7,11 @@ token referee without one), printing where each went. Existing secrets are kept,
 is an old hash that still matches, so running it again logs nobody out. Exit status 0, 1
 with ``wuzi venue broker-config: <what is wrong>`` on a bad venue file or option.
 
+It creates nothing outside ``DIR``, the venue file's ``secrets/`` folder and the broker's
+``--data-dir``: a secret file the venue file puts anywhere else (``/etc/wuzi/broker.pass``
+for a host, say) names a path on the machine that uses it, so it is written as
+``DIR/secrets/<user>/<file name>`` with a line saying where to copy it (`_place`).
+
 More ``wuzi venue`` subcommands plug in through `SUBCOMMANDS`.
 """
 
@@ -21,12 +26,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wuzi.venue.preflight import add_check
+
 __all__ = ["SUBCOMMANDS", "register"]
 
 PROG = "wuzi venue broker-config"
 DEFAULT_DATA_DIR = "/var/lib/mosquitto"
 DEFAULT_BROKER_USER = "mosquitto"
 DEFAULT_TLS_PORT = 8883
+MOSQUITTO_DIGEST_BYTES = 64
+"""A ``$7$`` hash's digest as Mosquitto 2 reads it (SHA-512); it drops any other."""
 
 
 class _Fail(Exception):
@@ -80,14 +89,14 @@ def _add_broker_config(subparsers: Any) -> None:
     parser.set_defaults(func=_broker_config)
 
 
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_broker_config]
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_broker_config, add_check]
 """Each adds one ``wuzi venue`` subcommand to the subparsers it is given."""
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "venue",
-        help="the venue as a whole: broker configuration",
+        help="the venue as a whole: broker configuration, a host's preflight check",
         description="Commands about the whole venue.",
     )
     parser.set_defaults(func=_help(parser))
@@ -161,10 +170,27 @@ def _settings(args: argparse.Namespace, venue: Any, out: Path) -> Any:
     )
 
 
-def _secrets(venue: Any) -> tuple[dict[str, tuple[str, bool]], list[str]]:
+def _place(venue: Any, user: Any, out: Path) -> tuple[str, str | None]:
+    """Where ``user``'s secret file is read or made here, and the path to copy it to on
+    its machine (None: it is already where it belongs).
+
+    A file in the venue file's ``secrets/`` folder, or one that exists on this machine, is
+    used where it is. Any other (an absolute path such as ``/etc/wuzi/broker.pass``, a
+    path on the host that uses it) is kept as ``OUT/secrets/<user>/<file name>``: this
+    command writes nothing outside ``--out`` and ``secrets/``."""
+    from wuzi.config.credentials import default_secret_file
+
+    named = Path(user.secret_file)
+    secrets_dir = Path(default_secret_file(venue, user.name)).parent.resolve()
+    if named.resolve().is_relative_to(secrets_dir) or named.exists():
+        return user.secret_file, None
+    return str(out / "secrets" / user.name / named.name), user.secret_file
+
+
+def _secrets(venue: Any, out: Path) -> tuple[dict[str, tuple[str, bool]], list[str]]:
     """Each account's ``(password, False)`` or ``(hash, True)`` by user name, and the
     report lines. Secrets missing for hosts, the director, the screens and token
-    referees are made here (mode 0600)."""
+    referees are made here (mode 0600), where `_place` says."""
     from wuzi.bus.auth import AuthError, hash_key, read_token_file
     from wuzi.config.credentials import broker_users
     from wuzi.venue.passwords import PasswdError, ensure_secret
@@ -175,25 +201,37 @@ def _secrets(venue: Any) -> tuple[dict[str, tuple[str, bool]], list[str]]:
         what = _ROLE_NAMES[user.role].format(user.name)
         if user.password_hash is not None:
             try:
-                hash_key(user.password_hash)
+                digest = hash_key(user.password_hash)
             except AuthError as exc:
                 raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
             found[user.name] = (user.password_hash, True)
             report.append(f"{what}: logs in with the password of {user.key}")
+            if len(digest) != MOSQUITTO_DIGEST_BYTES:
+                report.append(
+                    f"{what}: warning: the digest of {user.key} is {len(digest)} bytes, not "
+                    f"the {MOSQUITTO_DIGEST_BYTES} of PBKDF2-SHA512: Mosquitto drops the user "
+                    "(make the hash with mosquitto_passwd or wuzi.venue.passwords.hash_password)"
+                )
             continue
         assert user.secret_file is not None
+        where, target = _place(venue, user, out)
         try:
-            secret, created = ensure_secret(user.secret_file)
+            secret, created = ensure_secret(where)
         except (PasswdError, OSError) as exc:
             raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
         if user.role == "referee":
             try:
-                secret = read_token_file(user.secret_file).decode("utf-8")
+                secret = read_token_file(where).decode("utf-8")
             except AuthError as exc:
                 raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
         found[user.name] = (secret, False)
-        where = user.secret_file
-        if created:
+        if target is not None:
+            done = "created" if created else "kept"
+            report.append(
+                f"{what}: {done} {where} (mode 0600): copy it to {target} on {_whose(user)}, "
+                f"as {user.key} says"
+            )
+        elif created:
             report.append(f"{what}: created {where} (mode 0600): copy it to {_whom(user)}")
         else:
             report.append(f"{what}: kept {where}{_exposed(where)}")
@@ -220,6 +258,15 @@ def _whom(user: Any) -> str:
     if user.role == "screens":
         return "every live screen and table clock display"
     return "every public (delayed) screen"
+
+
+def _whose(user: Any) -> str:
+    """The machines a secret file named by an absolute path belongs on, for the report."""
+    if user.role == "host":
+        return f"host {user.name}"
+    if user.role == "referee":
+        return f"referee {user.name}'s machine and every host"
+    return _whom(user)
 
 
 def _exposed(path: str) -> str:
@@ -271,7 +318,7 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         settings = _settings(args, venue, out)
         acl = acl_text(venue)
         conf = mosquitto_conf(venue, settings)
-        secrets, report = _secrets(venue)
+        secrets, report = _secrets(venue, out)
     except ConfigError as exc:
         raise _Fail(str(exc)) from None
     try:

@@ -1,0 +1,174 @@
+"""A venue's install (docs/install.md): the optional groups of pyproject.toml, the clear
+message of a command whose group is missing, boards/ as package data, and the offline bundle
+of `make bundle` installed in a fresh venv with no index and no pip configuration, where the
+venue's commands run with only ``wuzi[host]``.
+
+The bundle test builds from the package index (like `make setup`); the install it then does
+reads only the bundle (install.sh: ``--no-index``, ``PIP_CONFIG_FILE=/dev/null``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.requirements import Requirement
+
+import wuzi.cli as cli
+from wuzi.io.boards import boards_dir, load_board_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+PI_ENV = {"platform_machine": "aarch64", "sys_platform": "linux", "extra": "host"}
+X86_ENV = {"platform_machine": "x86_64", "sys_platform": "linux", "extra": "host"}
+
+
+def _project() -> dict[str, Any]:
+    project: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return project
+
+
+def _names(lines: list[str]) -> set[str]:
+    return {Requirement(line).name for line in lines}
+
+
+def test_every_install_gets_only_what_a_host_and_the_director_need() -> None:
+    project = _project()
+    groups = project["optional-dependencies"]
+    assert _names(project["dependencies"]) == {"pyserial", "gpiozero", "paho-mqtt"}
+    (lgpio,) = (Requirement(line) for line in groups["host"])
+    assert lgpio.name == "lgpio" and lgpio.marker is not None
+    assert lgpio.marker.evaluate(PI_ENV) and not lgpio.marker.evaluate(X86_ENV)
+    assert _names(groups["screen"]) == {"pyglet"}
+    assert _names(groups["demo"]) == {"wuzi", "amqtt"}
+    assert Requirement(groups["demo"][0]).extras == {"screen"}
+    # `make setup` (developers, CI) installs .[dev]: every group and the tools
+    assert Requirement(groups["dev"][0]).extras == {"host", "screen", "demo"}
+    assert {"pytest", "mypy", "ruff", "hypothesis"} <= _names(groups["dev"])
+
+
+def test_a_command_whose_group_is_missing_names_the_group(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def needs_pyglet(args: argparse.Namespace) -> int:
+        raise ModuleNotFoundError("No module named 'pyglet'", name="pyglet")
+
+    def parser() -> argparse.ArgumentParser:
+        p = argparse.ArgumentParser(prog="wuzi")
+        sub = p.add_subparsers(dest="command")
+        sub.add_parser("scoreboard").set_defaults(func=needs_pyglet)
+        return p
+
+    monkeypatch.setattr(cli, "build_parser", parser)
+    assert cli.main(["scoreboard"]) == 1
+    err = capsys.readouterr().err
+    assert err == "wuzi scoreboard: pyglet is not installed: pip install 'wuzi[screen]'\n"
+
+
+def test_an_unknown_missing_module_is_still_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(args: argparse.Namespace) -> int:
+        raise ModuleNotFoundError("No module named 'wuzi.nothing'", name="wuzi.nothing")
+
+    def parser() -> argparse.ArgumentParser:
+        p = argparse.ArgumentParser(prog="wuzi")
+        p.add_subparsers(dest="command").add_parser("x").set_defaults(func=broken)
+        return p
+
+    monkeypatch.setattr(cli, "build_parser", parser)
+    with pytest.raises(ModuleNotFoundError):
+        cli.main(["x"])
+
+
+def test_a_command_module_that_needs_a_missing_group_leaves_the_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = cli.optional_module
+
+    def without_amqtt(name: str) -> Any:
+        if name == "wuzi.sim.demo":
+            raise ModuleNotFoundError("No module named 'amqtt'", name="amqtt")
+        return real(name)
+
+    monkeypatch.setattr(cli, "optional_module", without_amqtt)
+    parser = cli.build_parser()
+    assert "wuzi.sim.demo is unavailable: amqtt is not installed" in (parser.epilog or "")
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert {"host", "director", "tournament", "venue"} <= set(commands.choices)
+    assert "demo" not in commands.choices
+
+
+def test_the_board_descriptions_are_package_data_linked_to_boards() -> None:
+    link = ROOT / "host/wuzi/io/board-revisions"
+    assert link.is_symlink() and link.resolve() == ROOT / "boards"
+    assert boards_dir() == ROOT / "boards"
+    assert load_board_spec("sensor-rev-a").kind == "sensor"
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "board-revisions/*/board.json" in data["package-data"]["wuzi.io"]
+
+
+def _run(*command: str | Path, env: dict[str, str] | None = None) -> str:
+    done = subprocess.run(
+        [str(c) for c in command], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, f"{command}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_the_offline_bundle_installs_with_no_index_and_runs_the_venue(tmp_path: Path) -> None:
+    bundle = tmp_path / "wuzi-bundle"
+    _run(sys.executable, ROOT / "scripts/bundle.py", "--out", bundle, "--no-tar")
+
+    lock = (bundle / "requirements.lock").read_text()
+    wheels = sorted(p.name for p in (bundle / "wheels").iterdir())
+    assert any(
+        w.startswith("lgpio-0.2.2.0-cp311-cp311-manylinux") and "aarch64" in w for w in wheels
+    )
+    assert 'lgpio==0.2.2.0 ; platform_machine == "aarch64"' in lock
+    pins = [line for line in lock.splitlines() if "==" in line]
+    assert len(pins) == lock.count("\\\n    --hash=sha256:") >= 5
+    for unwanted in ("pyglet", "amqtt", "pytest", "hypothesis", "wasmtime", "mypy", "ruff"):
+        assert unwanted not in lock
+
+    # A fresh venv from the bundle alone: install.sh drops every index and pip configuration.
+    venv = tmp_path / "venv"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "VIRTUAL_ENV"))}
+    env["PYTHON"] = sys.executable
+    out = _run("sh", bundle / "install.sh", venv, env=env)
+    assert "install: wuzi " in out
+    frozen = _run(venv / "bin/python", "-m", "pip", "list", "--format=freeze", env=env)
+    installed = {line.split("==")[0].lower() for line in frozen.split()}
+    assert installed - {"pip", "setuptools"} == {
+        "wuzi",
+        "pyserial",
+        "gpiozero",
+        "colorzero",
+        "paho-mqtt",
+    } | ({"lgpio"} if os.uname().machine == "aarch64" else set())
+
+    wuzi = venv / "bin/wuzi"
+    listing = _run(wuzi, "--help", env=env)
+    for command in ("host", "director", "tournament", "venue", "referee", "scoreboard", "demo"):
+        assert f"    {command} " in listing, command
+    for command in ("host", "director", "tournament", "venue"):
+        _run(wuzi, command, "--help", env=env)
+    checked = _run(
+        venv / "bin/python",
+        "-c",
+        "from wuzi.io.boards import boards_dir, load_board_spec;"
+        "print(load_board_spec('clock-rev-a').kind, boards_dir())",
+        env=env,
+    )
+    assert checked.startswith("clock ") and "site-packages" in checked
+
+    screen = subprocess.run(
+        [wuzi, "scoreboard", "--sample"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert screen.returncode == 1
+    assert screen.stderr == (
+        "wuzi scoreboard: pyglet is not installed: pip install 'wuzi[screen]'\n"
+    )
