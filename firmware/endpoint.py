@@ -64,7 +64,7 @@ class Endpoint:
         wire.put_u32(b, at + wire.INFO_BOOT, self.boot_id)
         wire.put_u32(b, at + wire.INFO_EVNO, self.evno)
         wire.put_u32(b, at + wire.INFO_TICK, now_ms & wire.TICKS_MASK)
-        wire.put_text(b, at + wire.INFO_SERIAL, self.serial, wire.TEXT_LEN)
+        wire.put_text(b, at + wire.INFO_SERIAL, self.serial, wire.SERIAL_LEN)
         wire.put_text(b, at + wire.INFO_REVISION, self.revision, wire.TEXT_LEN)
         self._send(f)
 

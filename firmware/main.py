@@ -28,7 +28,9 @@ def _boot_id() -> int:
 
 
 def _serial() -> str:
-    return "".join(f"{b:02X}" for b in machine.unique_id())[-12:]
+    """The flash chip's unique id as 16 upper-case hex digits: the USB serial string the
+    udev rules name the device by, so INFO, udev and the venue file say the same."""
+    return "".join(f"{b:02X}" for b in machine.unique_id())
 
 
 def _ms() -> int:

@@ -37,7 +37,7 @@ except ImportError:
     pass
 
 
-PROTOCOL_MAJOR = const(1)
+PROTOCOL_MAJOR = const(2)  # 2: INFO carries the whole 16-digit serial
 PROTOCOL_MINOR = const(0)
 
 SYNC = const(0xA5)
@@ -74,7 +74,7 @@ T_ERROR = const(0x8F)  # code u8, msg type u8
 # Body lengths of the fixed-size messages
 LEN_HELLO = const(2)
 LEN_REPLAY = const(8)
-LEN_INFO = const(42)
+LEN_INFO = const(46)
 LEN_CHANGE = const(11)
 LEN_SNAPSHOT = const(66)
 LEN_HEARTBEAT = const(16)
@@ -93,8 +93,9 @@ INFO_SCAN_US = const(4)  # u16
 INFO_BOOT = const(6)  # u32
 INFO_EVNO = const(10)  # u32
 INFO_TICK = const(14)  # u32
-INFO_SERIAL = const(18)  # 12 bytes ASCII, NUL padded
-INFO_REVISION = const(30)  # 12 bytes ASCII, NUL padded
+INFO_SERIAL = const(18)  # SERIAL_LEN bytes ASCII, NUL padded
+INFO_REVISION = const(34)  # TEXT_LEN bytes ASCII, NUL padded
+SERIAL_LEN = const(16)  # the RP2040's unique id in hex, as its USB serial string
 TEXT_LEN = const(12)
 
 # SNAPSHOT reasons

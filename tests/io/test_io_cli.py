@@ -21,7 +21,7 @@ def _info(major: int, serial: str = "SB-1") -> bytes:
     body[wire.INFO_MAJOR] = major
     body[wire.INFO_KIND] = wire.KIND_SENSOR
     wire.put_u32(body, wire.INFO_BOOT, 42)
-    wire.put_text(body, wire.INFO_SERIAL, serial, wire.TEXT_LEN)
+    wire.put_text(body, wire.INFO_SERIAL, serial, wire.SERIAL_LEN)
     return wire.encode(wire.T_INFO, 0, bytes(body))
 
 
@@ -52,14 +52,14 @@ def _fake_board(*args: str, reply: bytes) -> subprocess.CompletedProcess[str]:
 
 
 def test_version_mismatch_stops_the_watch_with_a_clear_error() -> None:
-    done = _fake_board(reply=_info(major=2))
+    done = _fake_board(reply=_info(major=1))  # a board still on the firmware of protocol 1
     assert done.returncode == 1
-    assert "wire protocol v2.0, this host speaks v1.0" in done.stderr
+    assert "wire protocol v1.0, this host speaks v2.0" in done.stderr
     assert done.stdout == ""
 
 
 def test_wrong_board_serial_is_named() -> None:
-    done = _fake_board("--serial", "SB-7", reply=_info(major=1, serial="SB-1"))
+    done = _fake_board("--serial", "SB-7", reply=_info(major=2, serial="SB-1"))
     assert done.returncode == 1
     assert "expected board serial 'SB-7', found 'SB-1'" in done.stderr
 

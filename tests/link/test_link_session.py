@@ -175,16 +175,33 @@ def _info(
     body[wire.INFO_MAJOR] = major
     body[wire.INFO_KIND] = kind
     wire.put_u32(body, wire.INFO_BOOT, 77)
-    wire.put_text(body, wire.INFO_SERIAL, serial, wire.TEXT_LEN)
+    wire.put_text(body, wire.INFO_SERIAL, serial, wire.SERIAL_LEN)
     wire.put_text(body, wire.INFO_REVISION, "sensor-rev-a", wire.TEXT_LEN)
     return wire.encode(wire.T_INFO, 0, bytes(body))
+
+
+def test_info_carries_the_whole_usb_serial() -> None:
+    """INFO holds all 16 hex digits of the RP2040's id, as the USB string and the udev name
+    do, and the revision after it unharmed (protocol 2.0; 1.0 held only 12 digits)."""
+    s = BoardSession(port_name="/dev/wuzi/by-serial/E66138935F47A62B")
+    s.connection_made(0)
+    s.receive_data(_info(serial="E66138935F47A62B"), 10)
+    assert s.info is not None
+    assert (s.info.serial, s.info.revision) == ("E66138935F47A62B", "sensor-rev-a")
+
+
+def test_the_firmware_writes_its_whole_serial_into_info() -> None:
+    b = Bench(serial="E66138935F47A62B", expected_serial="E66138935F47A62B")
+    b.step(50)
+    assert b.link.session.info is not None
+    assert b.link.session.info.serial == "E66138935F47A62B"
 
 
 def test_version_mismatch_is_a_clear_error() -> None:
     s = BoardSession(port_name="/dev/wuzi/board-3")
     s.connection_made(0)
-    with pytest.raises(VersionMismatchError, match=r"board-3.*v2\.0.*this host speaks v1\.0"):
-        s.receive_data(_info(major=2), 10)
+    with pytest.raises(VersionMismatchError, match=r"board-3.*v3\.0.*this host speaks v2\.0"):
+        s.receive_data(_info(major=3), 10)
     assert s.info is None and s.boot_id is None
 
 

@@ -56,9 +56,10 @@ _REFEREE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """A referee's name travels in every signed command (``wuzi.bus.schemas`` ids), so it
 must fit there; no ``:`` either, as it is the referee's broker user name."""
 _PASSWORD_HASH = re.compile(r"\$[A-Za-z0-9-]+\$\S+")
-_DEVICE_SERIAL = re.compile(r"[0-9A-Z][0-9A-Z-]{0,11}|[0-9A-F]{16}")
+_DEVICE_SERIAL = re.compile(r"[0-9A-Z][0-9A-Z-]{0,15}")
 """A device serial: 16 upper-case hex digits (the RP2040's unique id, as its USB serial
-string and its INFO say it), or a short upper-case name (a simulator's ``SIM-0001``)."""
+string and its INFO say it), or an upper-case name of at most 16 (a simulator's
+``SIM-0001``): what INFO's serial field holds (``wire.SERIAL_LEN``)."""
 _GPIO_KEYS = ("black_button", "white_button", "claim_button", "clk", "dio")
 
 

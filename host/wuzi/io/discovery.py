@@ -103,7 +103,7 @@ def _parse_info(port: str, body: bytes) -> DeviceInfo | None:
     if len(body) < wire.LEN_INFO:
         return None
     try:
-        serial_text = wire.get_text(body, wire.INFO_SERIAL, wire.TEXT_LEN)
+        serial_text = wire.get_text(body, wire.INFO_SERIAL, wire.SERIAL_LEN)
         revision = wire.get_text(body, wire.INFO_REVISION, wire.TEXT_LEN)
     except UnicodeDecodeError:
         return None  # damage the CRC missed: the next HELLO asks again

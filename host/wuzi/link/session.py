@@ -386,8 +386,8 @@ class EventSession:
                 f"{body[wire.INFO_MINOR]}, this host speaks v{wire.PROTOCOL_MAJOR}."
                 f"{wire.PROTOCOL_MINOR}; flash matching firmware (make flash) or update the host"
             )
-        serial = self._info_text(body, wire.INFO_SERIAL, "serial")
-        revision = self._info_text(body, wire.INFO_REVISION, "revision")
+        serial = self._info_text(body, wire.INFO_SERIAL, wire.SERIAL_LEN, "serial")
+        revision = self._info_text(body, wire.INFO_REVISION, wire.TEXT_LEN, "revision")
         if serial is None or revision is None:
             return
         info = BoardInfo(
@@ -437,14 +437,14 @@ class EventSession:
         self._note_latest(info.evno, now_ms)
         self._heard(at)
 
-    def _info_text(self, body: bytes, at: int, what: str) -> str | None:
+    def _info_text(self, body: bytes, at: int, size: int, what: str) -> str | None:
         """An INFO text field, or None (the frame counted as malformed, with its reason)
         when it is not UTF-8: a board's firmware writes ASCII, so such a frame is damage
         the CRC missed or a broken firmware; the HELLO retry asks again."""
         try:
-            return wire.get_text(body, at, wire.TEXT_LEN)
+            return wire.get_text(body, at, size)
         except UnicodeDecodeError as exc:
-            raw = bytes(body[at : at + wire.TEXT_LEN]).rstrip(b"\0")
+            raw = bytes(body[at : at + size]).rstrip(b"\0")
             self.health.malformed += 1
             self.last_malformed = (
                 f"{self.port_name}: INFO frame ignored: its {what} is not text"

@@ -39,7 +39,7 @@ from typing import Any
 
 from wuzi.config.venue import SIMULATED, TableConfig, VenueConfig
 
-__all__ = ["PROG", "add_check", "check_broker", "check_table", "run_check", "serial_matches"]
+__all__ = ["PROG", "add_check", "check_broker", "check_table", "run_check"]
 
 PROG = "wuzi venue check"
 DEFAULT_TIMEOUT_S = 2.0
@@ -80,7 +80,7 @@ def _device(
         found = "a sensor board" if info.kind == "board" else f"a {info.kind} unit"
         wanted = "a sensor board" if want == "board" else "a clock unit"
         return f"{role} {port}: {found} (serial {info.serial}), not {wanted}", "", False
-    if expected_serial is not None and not serial_matches(info.serial, expected_serial):
+    if expected_serial is not None and info.serial != expected_serial:
         key = "board_serial" if want == "board" else "clock_serial"
         return (
             f"{role} {port}: serial {info.serial}, the venue file's {key} is {expected_serial}",
@@ -88,20 +88,6 @@ def _device(
             False,
         )
     return None, what, False
-
-
-INFO_SERIAL_DIGITS = 12
-"""How many of the serial's last digits wire protocol 1.0's INFO frame carries (docs/wire.md)."""
-
-
-def serial_matches(reported: str, expected: str) -> bool:
-    """Whether a device's INFO ``reported`` serial is the venue file's ``expected`` one. The
-    venue file names a board by its whole USB serial (16 hex digits, as udev's
-    ``/dev/wuzi/by-serial/`` link does); protocol 1.0's INFO holds only the last 12 of them,
-    so those are compared: a real board is then recognised, a wrong one still refused."""
-    if reported == expected:
-        return True
-    return len(expected) > INFO_SERIAL_DIGITS and expected[-INFO_SERIAL_DIGITS:] == reported
 
 
 def _protocol_major() -> int:
