@@ -36,6 +36,7 @@ from wuzi.bus.schemas import (
     CompetitionState,
     HostStatus,
     Message,
+    TableEvent,
     TableState,
 )
 from wuzi.config import load_venue
@@ -268,3 +269,31 @@ def test_the_command_line_says_what_is_missing(venue: Venue, tmp_path: Path) -> 
     assert main(["director", "--config", str(venue.config), "--db", str(tmp_path / "x.db")]) == 1
     assert main(["director", "--config", str(venue.config)]) == 1
     assert main(["director", "audit", "--db", str(tmp_path / "x.db")]) == 1
+
+
+def test_a_gap_in_a_tables_events_is_logged_and_filled_from_its_retained_state(
+    venue: Venue, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Events 1 and 3 of a game arrive, 2 never does: the director logs the gap (table, game,
+    number) and keeps it open until a retained table state of that game covers it."""
+
+    def move(seq: int) -> TableEvent:
+        return TableEvent(f"{HOST[5]}/5/r1-m2-b2/{seq}", 5, "r1-m2-b2", seq, "move", seq, {})
+
+    service = _service(venue)
+    try:
+        caplog.set_level("INFO", logger="wuzi.director")
+        assert service.bus is not None and service.bus.wait_subscribed(10)
+        for seq in (1, 3):
+            venue.bus.publish(topics.table_events(venue.venue_id, 5), move(seq))
+        gap = "table 5 game 'r1-m2-b2': event 2 missing"
+        wait_until(lambda: [str(g) for g in service.open_gaps()] == [gap], 10, "the gap")
+        assert any(gap in r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+        state = TableState(5, "r1-m2-b2", 3, "playing", (112, 113, 114), 1, 1, "white", None, 9)
+        venue.bus.publish(topics.table_state(venue.venue_id, 5), state)
+        wait_until(lambda: service.open_gaps() == [], 10, "the state to fill the gap")
+        assert any(
+            f"{gap}: filled from the retained table state" in r.getMessage() for r in caplog.records
+        )
+    finally:
+        service.close()

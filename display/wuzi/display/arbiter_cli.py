@@ -42,6 +42,7 @@ from wuzi.display.clock_cli import (
     prepare,
     resolve_source,
     run_screen,
+    screen_name,
     snapshot,
     url_has_login,
 )
@@ -257,7 +258,8 @@ def _run(args: argparse.Namespace) -> int:
     prepare(bool(args.snapshot))
     from wuzi.display.feed import monotonic_ms
 
-    feed = None if source.broker is None else open_feed(source, FILTERS, referee=True)
+    name = screen_name(args, "arbiter")
+    feed = None if source.broker is None else open_feed(source, FILTERS, referee=True, name=name)
     title = " · ".join(x for x in (signer.referee if signer else "", source.venue or "") if x)
     start = monotonic_ms()
     items = [(t, m, start - age) for t, m, age in source.messages]

@@ -74,6 +74,12 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--venue", metavar="ID", help="venue id (default: the config's, or the first seen)"
     )
+    p.add_argument(
+        "--screen-name",
+        metavar="NAME",
+        help="this screen's stable name on the bus (default: its kind and this machine's "
+        "name); two screens of one kind on one machine need different names",
+    )
     p.add_argument("--snapshot", metavar="OUT.png", help="render one frame to a PNG and exit")
     p.add_argument("--size", default="1920x1080", metavar="WxH", help="window/snapshot size")
     p.add_argument("--fullscreen", action="store_true", help="a full-screen window")
@@ -136,7 +142,23 @@ def url_has_login(url: str) -> bool:
         return False
 
 
-def open_feed(source: Source, filters: Sequence[str], *, referee: bool = False) -> BusFeed:
+def screen_name(args: argparse.Namespace, kind: str) -> str | None:
+    """The stable bus name of a running screen (``--screen-name``, else ``<kind>-<machine>``),
+    or None for a snapshot: a one-off look must not leave a session queueing on the broker."""
+    from wuzi.bus.identity import machine_name
+
+    if getattr(args, "snapshot", None):
+        return None
+    given: str | None = getattr(args, "screen_name", None)
+    return given or f"{kind}-{machine_name()}"
+
+
+def open_feed(
+    source: Source, filters: Sequence[str], *, referee: bool = False, name: str | None = None
+) -> BusFeed:
+    """The screen's feed; with ``name`` and a known venue a persistent session under the
+    stable id ``wuzi.<venue>.<screen|referee>.<name>`` (messages queued while it is away),
+    else a throwaway clean session."""
     from wuzi.bus.url import BusConfigError
     from wuzi.display.feed import BusFeed
 
@@ -146,6 +168,7 @@ def open_feed(source: Source, filters: Sequence[str], *, referee: bool = False) 
             source.broker,
             source.venue,
             filters,
+            name=name if source.venue is not None else None,
             referee=referee,
             username=source.username,
             password=source.password,
@@ -385,7 +408,8 @@ def _run(args: argparse.Namespace) -> int:
     from wuzi.display.feed import monotonic_ms
 
     filters = (f"table/{table}/state", f"assignments/{table}")
-    feed = None if source.broker is None else open_feed(source, filters)
+    name = screen_name(args, f"clock{table}")
+    feed = None if source.broker is None else open_feed(source, filters, name=name)
     start = monotonic_ms()
     items = [(t, m, start - age) for t, m, age in source.messages]
     if args.snapshot:

@@ -25,6 +25,20 @@ API (stable; used by the scoreboard, the clock display and the arbiter view)::
 other venues are then dropped (counted in ``foreign``). Filters under ``arbiter/`` are
 refused unless ``referee=True``: a hall screen must never read referee-only topics.
 
+Sessions and client ids (`wuzi.bus.identity`): a feed with ``name`` and a known venue
+connects as ``wuzi.<venue>.<screen|referee>.<name>`` — stable, so give each screen its own
+name (the CLIs use ``<kind>-<machine>``, or ``--screen-name``) — and with
+``persistent=True`` (the default when named) the broker keeps its session: while the screen
+is away, or the broker restarts, the QoS 1 messages for it (a referee's alerts) are queued
+and delivered when it is back. Without a name (or a venue) the feed is a throwaway:
+clean session, random id that no real process can have.
+
+Gaps: every public ``TableEvent`` and ``TableState`` passes through a
+`wuzi.bus.gaps.GapTracker`. An event past a gap is logged with its table, game and
+numbers, the feed asks the broker for the retained states again (it resubscribes its
+state filters), and a state covering the gap fills it; ``open_gaps()`` lists the gaps not
+filled yet, for a screen to show.
+
 ``received_ms`` is ``time.monotonic_ns() // 10**6`` at arrival, the base a screen
 extrapolates a running clock from (a host's wall clock may be skewed against the screen's;
 ``at_ms`` only orders states). ``wakeup`` (optional) is called on the network thread after
@@ -33,23 +47,26 @@ each item is queued — e.g. to nudge an event loop; keep it trivial.
 
 from __future__ import annotations
 
-import itertools
-import os
+import logging
 import queue
-import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from wuzi.bus.client import BusClient
-from wuzi.bus.schemas import Message, MessageError
-from wuzi.bus.topics import PROTOCOL, ROOT, check_name, parse_topic
+from wuzi.bus.gaps import Gap, GapTracker
+from wuzi.bus.identity import client_id, throwaway_client_id
+from wuzi.bus.schemas import Message, MessageError, TableEvent, TableState
+from wuzi.bus.topics import PROTOCOL, ROOT, TopicKind, check_name, parse_topic
 from wuzi.bus.url import BusConfigError
 
 __all__ = ["BusFeed", "FeedItem", "monotonic_ms"]
 
-_counter = itertools.count(1)
+log = logging.getLogger("wuzi.display.feed")
+
+_EVENT_KINDS = frozenset({TopicKind.TABLE_EVENTS, TopicKind.PUBLIC_EVENTS})
+_STATE_KINDS = frozenset({TopicKind.TABLE_STATE, TopicKind.PUBLIC_STATE})
 
 
 def monotonic_ms() -> int:
@@ -74,7 +91,8 @@ class BusFeed:
         venue: str | None,
         filters: Sequence[str],
         *,
-        client_id: str | None = None,
+        name: str | None = None,
+        persistent: bool | None = None,
         referee: bool = False,
         username: str | None = None,
         password: str | None = None,
@@ -98,20 +116,37 @@ class BusFeed:
                 )
         self._filters = tuple(filters)
         self._venue = venue
+        self._venue_level = venue if venue is not None else "+"
         self._lock = threading.Lock()
         self._queue: queue.Queue[FeedItem] = queue.Queue(maxsize=max_items)
         self._wakeup = wakeup
         self.rejected = 0
         self.foreign = 0
         self.overflowed = 0
-        name = client_id or f"wuzi-screen-{socket.gethostname()}-{os.getpid()}-{next(_counter)}"
+        role = "referee" if referee else "screen"
+        if persistent is None:
+            persistent = name is not None and venue is not None
+        if name is not None and venue is None:
+            raise BusConfigError(
+                f"screen name {name!r} needs the venue: a stable client id is per venue"
+            )
+        if persistent and name is None:
+            raise BusConfigError("a persistent session needs a stable screen name")
+        self.persistent = persistent
+        self.client_id = (
+            client_id(venue, role, name)
+            if name is not None and venue is not None
+            else throwaway_client_id(venue, role)
+        )
+        self._gaps = GapTracker()
         self._client = BusClient(
             broker_url,
-            name[:128],
+            self.client_id,
             username=username,
             password=password,
             ca_file=ca_file,
             on_rejected=self._rejected,
+            persistent_session=persistent,
         )
         self._started = False
 
@@ -129,10 +164,18 @@ class BusFeed:
         if self._started:
             return
         self._started = True
-        level = self._venue if self._venue is not None else "+"
-        for topic_filter in self._filters:
-            self._client.subscribe(f"{ROOT}/{PROTOCOL}/{level}/{topic_filter}", self._handle)
+        for topic_filter in self._full_filters():
+            self._client.subscribe(topic_filter, self._handle)
         self._client.connect()
+
+    def _full_filters(self) -> list[str]:
+        level = self._venue_level
+        return [f"{ROOT}/{PROTOCOL}/{level}/{f}" for f in self._filters]
+
+    def open_gaps(self) -> list[Gap]:
+        """Public events missed and not (yet) covered by a retained state, oldest first."""
+        with self._lock:
+            return self._gaps.open_gaps()
 
     def wait_subscribed(self, timeout_s: float) -> bool:
         """Wait until the broker acknowledged the subscriptions (tests, the bench)."""
@@ -162,13 +205,15 @@ class BusFeed:
     # network thread
 
     def _handle(self, topic: str, message: Message) -> None:
-        venue = parse_topic(topic).venue  # BusClient parsed it already: it is valid
+        parsed = parse_topic(topic)  # BusClient parsed it already: it is valid
+        venue = parsed.venue
         with self._lock:
             if self._venue is None:
                 self._venue = venue
             elif venue != self._venue:
                 self.foreign += 1
                 return
+        self._track(parsed.kind, message)
         try:
             self._queue.put_nowait(FeedItem(topic, message, monotonic_ms()))
         except queue.Full:  # the loop has stopped draining: drop and count, never block paho
@@ -176,6 +221,27 @@ class BusFeed:
             return
         if self._wakeup is not None:
             self._wakeup()
+
+    def _track(self, kind: TopicKind, message: Message) -> None:
+        """Gap bookkeeping (module doc). Events are queued whatever it says: the models
+        fold by number and ignore what they have, so a duplicate costs nothing."""
+        filled: list[Gap] = []
+        gap: Gap | None = None
+        with self._lock:
+            if kind in _STATE_KINDS and isinstance(message, TableState):
+                filled = self._gaps.on_state(message.table, message.game_id, message.seq)
+            elif kind in _EVENT_KINDS and isinstance(message, TableEvent):
+                seen = self._gaps.on_event(
+                    message.table, message.game_id, message.seq, monotonic_ms()
+                )
+                gap = seen.gap
+        for done in filled:
+            log.info("%s: filled from the retained table state", done)
+        if gap is not None:
+            log.warning("%s: asking the broker for the retained states again", gap)
+            for topic_filter, plain in zip(self._full_filters(), self._filters, strict=True):
+                if plain.endswith("/state") or plain.endswith("#"):
+                    self._client.resubscribe(topic_filter)
 
     def _rejected(self, _topic: str, _error: MessageError) -> None:
         self.rejected += 1

@@ -52,6 +52,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--venue", metavar="ID", help="venue id (default: from the first message)")
     p.add_argument(
+        "--screen-name",
+        metavar="NAME",
+        help="this screen's stable name on the bus (default: scoreboard-<machine>); needs the "
+        "venue (--venue or --config); two scoreboards on one machine need different names",
+    )
+    p.add_argument(
         "--public", action="store_true", help="read the delayed hall feed public/table/+/state"
     )
     p.add_argument(
@@ -178,10 +184,19 @@ def _command(args: argparse.Namespace) -> int:
         from wuzi.bus.url import BusConfigError
 
         try:
+            from wuzi.bus.identity import machine_name
+
+            # a running screen keeps a persistent session under a stable id; a snapshot is
+            # a one-off look and must not leave a session queueing on the broker
+            name = None
+            if venue is not None and not args.snapshot:
+                kind = "scoreboard-public" if args.public else "scoreboard"
+                name = args.screen_name or f"{kind}-{machine_name()}"
             feed = BusFeed(
                 broker,
                 venue,
                 PUBLIC_FILTERS if args.public else FILTERS,
+                name=name,
                 username=username,
                 password=password,
                 ca_file=ca_file,

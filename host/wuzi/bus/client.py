@@ -118,6 +118,7 @@ class BusClient:
         self._filters: dict[str, Handler] = {}
         self._suback_pending: set[int] = set()
         self._connected = False
+        self._session_present = False
         self._ready = False  # connected and paho's resends are out: publish directly
         self._held: deque[tuple[int, str, bytes, bool]] = deque()  # published while not ready
         self._sent: deque[str] = deque()  # keys acknowledged, waiting to be reported
@@ -254,11 +255,15 @@ class BusClient:
 
     def _hand_to_paho(self, sequence: int, topic: str, payload: bytes, retain: bool) -> None:
         info = self._paho.publish(topic, payload, qos=1, retain=retain)
-        if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
+        if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
             # Cannot happen with an unbounded queue and payloads under MAX_PAYLOAD_BYTES;
             # the entry stays pending, so the caller never marks it sent.
             log.error("paho refused to queue %s: %s", topic, mqtt.error_string(info.rc))
             return
+        # Any other code (NO_CONN, or CONN_LOST when the broker went away while paho wrote
+        # the packet from this thread) leaves the message in paho's queue, resent on the
+        # reconnect: it must be bound, or its PUBACK would never be matched and every
+        # later message of the outbox would wait behind it for ever.
         with self._changed:
             self._sent.extend(self._outbox.bind(sequence, info.mid))
             self._changed.notify_all()
@@ -298,6 +303,27 @@ class BusClient:
                 lambda: self._connected and not self._suback_pending, timeout_s
             )
 
+    def resubscribe(self, topic_filter: str) -> None:
+        """Subscribe to ``topic_filter`` (already subscribed) once more, now.
+
+        The broker answers a SUBSCRIBE with the retained message of every matching topic,
+        so this asks for the latest retained state again: how a reader fills a gap it
+        found in the events (`wuzi.bus.gaps`). While disconnected it does nothing: the
+        reconnect subscribes, and so delivers the retained messages, anyway."""
+        with self._changed:
+            if topic_filter not in self._filters:
+                raise BusConfigError(f"not subscribed to {topic_filter!r}: cannot resubscribe")
+            if self._connected:
+                self._subscribe_locked(topic_filter)
+
+    @property
+    def session_present(self) -> bool:
+        """Whether the broker still had this client's session at the last connect (always
+        False for a clean session). A persistent reader that finds it False has lost
+        what was queued for it, and must rebuild from retained state."""
+        with self._lock:
+            return self._session_present
+
     def _subscribe_locked(self, topic_filter: str) -> None:
         rc, mid = self._paho.subscribe(topic_filter, qos=1)
         if rc == MQTTErrorCode.MQTT_ERR_SUCCESS and mid is not None:
@@ -326,16 +352,28 @@ class BusClient:
         self,
         _client: mqtt.Client,
         _userdata: Any,
-        _flags: mqtt.ConnectFlags,
+        flags: mqtt.ConnectFlags,
         reason: ReasonCode,
         _properties: Any,
     ) -> None:
         if reason.is_failure:
-            log.warning("broker %s refused the connection: %s", self.address.host, reason)
+            log.warning(
+                "broker %s refused the connection of %s: %s",
+                self.address.host,
+                self.client_id,
+                reason,
+            )
             return
-        log.info("connected to %s:%d", self.address.host, self.address.port)
+        log.info(
+            "connected to %s:%d as %s%s",
+            self.address.host,
+            self.address.port,
+            self.client_id,
+            " (session kept)" if flags.session_present else "",
+        )
         with self._changed:
             self._connected = True
+            self._session_present = bool(flags.session_present)
             self._suback_pending.clear()
             for topic_filter in self._filters:
                 self._subscribe_locked(topic_filter)

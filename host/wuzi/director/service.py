@@ -9,10 +9,16 @@ the hosts' statuses, and it publishes each table's retained assignment
 Delivery is at least once and nothing is lost across a crash:
 
 * The bus session for events and commands is persistent (``persistent_session=True``,
-  a fixed client id ``wuzi-director-<venue>``): while the director is away the broker
-  queues them for it. Retained table states and host statuses come on a second
-  connection with a clean session (``wuzi-director-<venue>-live``): the broker sends their
-  latest at every connect, so they need no queue.
+  the stable client id ``wuzi.<venue>.director.<director id>`` of `wuzi.bus.identity`):
+  while the director is away the broker queues them for it (also across a broker
+  restart: the venue broker persists sessions). Retained table states and host statuses
+  come on a second connection with a clean session (``wuzi.<venue>.director-live.<id>``):
+  the broker sends their latest at every connect, so they need no queue.
+* Events are checked for gaps in their gap-free per-game numbers (`wuzi.bus.gaps`): a
+  gap (a broker that lost the session, a queue that overflowed) is logged with the table,
+  game and numbers, the retained table states are asked for again, and a state of that
+  game at or past the gap fills it — the core takes a result it shows as the host's
+  report. A gap no state fills stays in ``open_gaps()`` and is logged again as lost.
 * A message is handled *inside* the client's network callback — stored in one SQLite
   transaction — and paho acknowledges a QoS 1 message only when the callback returns.
   Killed before the commit, the director never acknowledged it, so the broker delivers it
@@ -39,6 +45,8 @@ from pathlib import Path
 
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient, RetainedMessage
+from wuzi.bus.gaps import Gap, GapTracker
+from wuzi.bus.identity import client_id
 from wuzi.bus.schemas import (
     ArbiterCommand,
     Cleared,
@@ -64,6 +72,9 @@ __all__ = ["DirectorOptions", "DirectorService"]
 log = logging.getLogger("wuzi.director")
 
 DEFAULT_DIRECTOR_ID = "director"
+GAP_LOST_AFTER_MS = 10_000
+"""A gap the retained state has not filled this long after it was found is logged as lost
+(the retained state arrives within a round trip of asking)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +118,8 @@ class DirectorService:
         self.storage_error: str | None = None
         self.changes = 0  # inputs that changed something (for observers)
         self._keys: dict[str, bytes] = {}
+        self._gaps = GapTracker()
+        self._gaps_reported: set[Gap] = set()
         self._log_seq = 0
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
@@ -167,7 +180,7 @@ class DirectorService:
 
         self.bus = BusClient(
             self.options.broker_url or broker.url,
-            f"wuzi-director-{venue}",
+            client_id(venue, "director", self.director_id),
             username=username,
             password=password,
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,
@@ -183,7 +196,7 @@ class DirectorService:
         # an outage for the persistent session would only crowd out the events.
         self.live_bus = BusClient(
             self.options.broker_url or broker.url,
-            f"wuzi-director-{venue}-live",
+            client_id(venue, "director-live", self.director_id),
             username=username,
             password=password,
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,
@@ -213,9 +226,35 @@ class DirectorService:
         return str(base / name) if base is not None and not Path(name).is_absolute() else name
 
     def run(self, stop: Callable[[], bool] | None = None) -> None:
-        """Wait while the bus's thread does the work, until ``request_stop`` (or ``stop``)."""
+        """Wait while the bus's thread does the work, until ``request_stop`` (or ``stop``);
+        meanwhile log the event gaps no retained state has filled."""
         while not self._stop.is_set() and (stop is None or not stop()):
             self._stop.wait(0.2)
+            self.report_lost_gaps()
+
+    def open_gaps(self) -> list[Gap]:
+        """Public events of a game the director has not received and no retained state has
+        covered yet (see the module doc)."""
+        with self._lock:
+            return self._gaps.open_gaps()
+
+    def report_lost_gaps(self) -> list[Gap]:
+        """Log (once each) the gaps still open `GAP_LOST_AFTER_MS` after they were found."""
+        with self._lock:
+            lost = [
+                gap
+                for gap in self._gaps.overdue(self.wall_ms(), GAP_LOST_AFTER_MS)
+                if gap not in self._gaps_reported
+            ]
+            self._gaps_reported.update(lost)
+        for gap in lost:
+            log.error(
+                "%s: not received and not in the retained table state after %d s; a result"
+                " among them reaches the director only from the table's next state",
+                gap,
+                GAP_LOST_AFTER_MS // 1000,
+            )
+        return lost
 
     def request_stop(self) -> None:
         self._stop.set()
@@ -248,6 +287,8 @@ class DirectorService:
     def _on_message(self, topic: str, message: Message) -> None:
         if not isinstance(message, TableEvent | TableState | ArbiterCommand | HostStatus):
             return  # a retained message cleared: nothing for the director
+        if isinstance(message, TableEvent | TableState):
+            self._track(message)
 
         def compute(core: DirectorCore, now: int) -> Change:
             if isinstance(message, TableEvent):
@@ -260,6 +301,25 @@ class DirectorService:
 
         with self._changed:
             self._apply(compute)
+
+    def _track(self, message: TableEvent | TableState) -> None:
+        """Gap bookkeeping of a table's public events (every TableEvent on
+        ``table/<n>/events`` is public: alerts travel under ``arbiter/``)."""
+        now = self.wall_ms()
+        with self._lock:
+            if isinstance(message, TableState):
+                filled = self._gaps.on_state(message.table, message.game_id, message.seq)
+                seen = None
+            else:
+                filled = []
+                seen = self._gaps.on_event(message.table, message.game_id, message.seq, now)
+        for gap in filled:
+            log.info("%s: filled from the retained table state (seq %d)", gap, message.seq)
+        if seen is not None and seen.gap is not None:
+            log.warning("%s: asking for the retained table states again", seen.gap)
+            live = self.live_bus
+            if live is not None:
+                live.resubscribe(topics.all_table_states(self.venue.id))
 
     def _apply(self, compute: Callable[[DirectorCore, int], Change]) -> None:
         assert self.core is not None

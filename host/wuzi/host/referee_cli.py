@@ -29,12 +29,12 @@ import argparse
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
+from wuzi.bus.identity import throwaway_client_id
 from wuzi.bus.schemas import ArbiterCommand, encode
 from wuzi.bus.url import BusConfigError
 from wuzi.config.venue import ConfigError, VenueConfig, load_venue
@@ -61,7 +61,7 @@ def _publish(
     try:
         client = BusClient(
             venue.broker.url,
-            f"wuzi-referee-{uuid.uuid4().hex[:12]}",
+            throwaway_client_id(venue.id, "referee"),  # never a real process's session
             username=username,
             password=password,
             ca_file=venue.broker.ca_file,

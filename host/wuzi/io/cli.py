@@ -1,23 +1,40 @@
 """``wuzi board watch PORT``: one JSON object per line for every reconciled event.
 
 ``{"event": "stone", "point": "h8", "colour": "black", ...}`` for a stone, ``{"event":
-"alert", "kind": ..., ...}`` for everything else, until stopped (Ctrl-C or a signal). A
-board speaking another protocol version, or the wrong board (``--serial``), is a clear error
-on stderr and exit status 1.
+"alert", "kind": ..., ...}`` for everything else, until stopped: SIGTERM or SIGINT (Ctrl-C)
+end it within about 50 ms whatever the port does (writes never wait for the device), exit
+status 0. A lost port is a line on stderr (and a ``link_down`` alert on stdout) while the
+watch retries; a board speaking another protocol version, or the wrong board
+(``--serial``), or another kind of device is one line on stderr naming the port, what
+answered and what was expected, and exit status 1. Never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import signal
 import sys
 from typing import Any
 
 from wuzi.link.board_link import BoardLink
-from wuzi.link.errors import LinkError
 from wuzi.link.reconciler import DEFAULT_SETTLE_MS, Alert, StoneEvent
 from wuzi.rules.board import Colour
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class _OneLine(logging.Formatter):
+    """The driver's log records as single lines: a watch shows what happened to the
+    port, not a traceback (the host's journal keeps those)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"wuzi board watch: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text += f" ({type(exc).__name__}: {exc})"
+        return text.replace("\n", " ")
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -34,7 +51,12 @@ def _watch(args: argparse.Namespace) -> int:
         nonlocal stopping
         stopping = True
 
-    signal.signal(signal.SIGTERM, stop)
+    previous = {signum: signal.signal(signum, stop) for signum in STOP_SIGNALS}
+    io_log = logging.getLogger("wuzi.io")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    io_log.addHandler(handler)
+    propagate, io_log.propagate = io_log.propagate, False
 
     def emit(drv: Driver, ev: object) -> None:
         if isinstance(ev, StoneEvent | Alert):
@@ -44,21 +66,27 @@ def _watch(args: argparse.Namespace) -> int:
             if args.alternate and isinstance(ev, StoneEvent):
                 link.expect(ev.colour.other)
 
+    status = 0
     try:
         loop.add(driver)
         if driver.port is None:
             print(f"wuzi board watch: {driver.health.last_error}; retrying", file=sys.stderr)
-        loop.run(emit, stop=lambda: stopping)
-    except LinkError as exc:
-        print(f"wuzi board watch: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
+        while not stopping:
+            loop.run_once(emit, max_wait_ms=50)
+            if driver.refused is not None:
+                status = 1  # said on stderr by the driver's log line
+                break
+    except KeyboardInterrupt:  # a SIGINT before the handler was installed
         pass
     finally:
         loop.close()
+        io_log.removeHandler(handler)
+        io_log.propagate = propagate
+        for signum, old in previous.items():
+            signal.signal(signum, old)
         if args.health:
             print(json.dumps({"health": link.health, "port": vars(driver.health)}), file=sys.stderr)
-    return 0
+    return status
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -60,8 +60,46 @@ class BoardLink:
         colour is a ``wrong_colour`` alert, not a stone event."""
         self.reconciler.expect(colour)
 
+    @property
+    def link_up(self) -> bool:
+        """The board is heard: it identified itself and has not gone silent or away."""
+        return self.session.link_up
+
+    @property
+    def identified(self) -> bool:
+        """The right board answered on this connection (its INFO was accepted)."""
+        return self.session.identified
+
     def connection_made(self, now_ms: int) -> None:
         self.session.connection_made(now_ms)
+
+    def connection_lost(self, now_ms: int, why: str) -> list[Reconciled]:
+        """The port died or the board on it was refused: a ``link_down`` alert at once
+        (once per outage; ``why`` is its detail), nothing settles that was not heard."""
+        self._apply(self.session.connection_lost(now_ms, why))
+        return self.reconciler.poll(now_ms, hold=self._hold())
+
+    def settled_through(self, t_ms: int) -> bool:
+        """Whether every stone that lay on the board at host time ``t_ms`` has been
+        reported already (as a stone event or an alert), so a clock press stamped ``t_ms``
+        can be judged against the position as it stands: the link is up and in sync (every
+        event the board numbered delivered), no reading waits to be settled, and the board
+        has been heard up to ``t_ms`` plus its debounce time (a stone put down at ``t_ms``
+        becomes an event only once the MCU's debounce has held it; a word stamped before
+        that proves nothing about it)."""
+        s = self.session
+        if not (s.link_up and s.in_sync) or s.info is None or s.heard_until_ms is None:
+            return False
+        if self.reconciler.unsettled:
+            return False
+        debounce_ms = -(-s.info.debounce_scans * s.info.scan_us // 1000)
+        return s.heard_until_ms >= t_ms + debounce_ms
+
+    def ask_now(self, now_ms: int) -> None:
+        """Ask the board for its latest event number now (a HELLO its INFO answers,
+        stamped), so ``settled_through`` can turn true within a round trip instead of at
+        the next heartbeat; the caller writes ``data_to_send``."""
+        self.session.ask_latest(now_ms)
 
     def data_to_send(self) -> bytes:
         return self.session.data_to_send()
@@ -125,6 +163,6 @@ class BoardLink:
             elif isinstance(ev, StuckSensors):
                 rec.stuck_sensors(ev.points, ev.at_ms)
             elif isinstance(ev, LinkDown):
-                rec.link_alert(LINK_DOWN, ev.at_ms, f"silent for {ev.silent_ms} ms")
+                rec.link_alert(LINK_DOWN, ev.at_ms, ev.why or f"silent for {ev.silent_ms} ms")
             elif isinstance(ev, LinkUp):
                 rec.link_alert(LINK_UP, ev.at_ms)

@@ -237,6 +237,13 @@ class Reconciler:
             return None
         return self._last_change_ms + self.settle_ms
 
+    @property
+    def unsettled(self) -> bool:
+        """Readings not yet judged: a board refilling after a new boot (or awaiting its
+        first scan), or readings that differ from the settled board (a quiet window runs,
+        or waits to be heard to its end). False: every stone read so far was reported."""
+        return self._refilling or self._differs()
+
     def _differs(self) -> bool:
         return bool(self._differ - self._stuck) if self._stuck else bool(self._differ)
 

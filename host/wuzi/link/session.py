@@ -20,12 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wuzi.link import wire
-from wuzi.link.errors import BoardMismatchError, VersionMismatchError
+from wuzi.link.errors import BoardMismatchError, DeviceMismatchError, VersionMismatchError
 
 REPLAY_RETRY_MS = 100
 HELLO_RETRY_MS = 250
 ASK_RETRY_MS = 50  # ``ask_latest``: a quiet window's end is confirmed within a round trip
-LINK_TIMEOUT_MS = 1000
+# The board and the clock unit send a heartbeat every 200 ms (firmware/board.py,
+# clock_unit.py): 600 ms of silence is three missed in a row, which a loaded Pi's late loop
+# turn does not fake, and a pulled cable whose port stays open is told within a second.
+LINK_TIMEOUT_MS = 600
 # A replay keeps the order of the changes; a snapshot does not (several stones that arrive
 # in one snapshot can only be reported as "two stones at once"). So the host keeps asking
 # for the replay as long as the board may still answer it — a board whose log no longer
@@ -105,8 +108,13 @@ class PressesLost:
 
 @dataclass(frozen=True)
 class LinkDown:
+    """The device stopped being heard: silent for ``silent_ms`` (``why`` empty), or its
+    port was lost or its device refused (``why`` says how: "read failed: …", "stalled: …",
+    a refused device's reason). Once per outage."""
+
     at_ms: int
     silent_ms: int
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -156,6 +164,7 @@ class LinkHealth:
     unknown_types: int = 0
     board_errors: int = 0
     malformed: int = 0  # frames of a known type whose content cannot be read: ignored
+    forged_info: int = 0  # INFOs of a new boot id that the board then contradicted
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -214,6 +223,11 @@ class EventSession:
         self._replay_tries = 0
         self._replay_since = 0
         self._asked_ms: int | None = None  # when ``ask_latest`` last asked
+        # A device identified itself on this connection (an INFO of the expected kind,
+        # serial and protocol): until then its frames do not make the link up.
+        self.identified = False
+        # A boot id an INFO announced but nothing has confirmed yet (see ``_on_info``).
+        self._unconfirmed_boot: int | None = None
         self.last_malformed = ""  # why the latest malformed frame was ignored (for the logs)
 
     # -- the h11-like surface -----------------------------------------------------------
@@ -223,7 +237,28 @@ class EventSession:
         self._decoder.reset()
         self._rx_seq = None
         self._timers.last_frame_ms = now_ms
+        self.identified = False
+        self._unconfirmed_boot = None
         self._send_hello(now_ms)
+
+    def connection_lost(self, now_ms: int, why: str) -> list[LinkEvent]:
+        """The port died (read or write error, the device vanished, a stalled device) or
+        the driver refused the device on it: the link is down now, not after the silence
+        timeout. ``LinkDown`` comes out once per outage (a link already down after a
+        silence says nothing more); the events still pending (those a refused device's
+        bytes completed before the refusal) come out first. The boot, the numbering and the
+        readings are kept: the device that answers on the next connection replays what it
+        logged meanwhile, or says it rebooted."""
+        self.identified = False
+        self._unconfirmed_boot = None
+        self._out.clear()  # for a port that is closed: the next connection says HELLO
+        if self.link_up:
+            self.link_up = False
+            self.health.link_downs += 1
+            last = self._timers.last_frame_ms
+            silent = 0 if last is None else max(0, now_ms - last)
+            self._events.append(LinkDown(now_ms, silent, why))
+        return self._take()
 
     def data_to_send(self) -> bytes:
         out = bytes(self._out)
@@ -359,14 +394,20 @@ class EventSession:
                 return
             h.frames_lost += (seq - self._rx_seq - 1) & 0xFF
         self._rx_seq = seq
+        info = None
+        if t == wire.T_INFO:
+            info = self._read_info(body)  # a wrong device raises here, before anything
+            if info is None:
+                return
         self._timers.last_frame_ms = now_ms
-        if not self.link_up:
+        if not self.link_up and (self.identified or info is not None):
             self.link_up = True
             if self.boot_id is not None:
                 self._events.append(LinkUp(now_ms))
-                self._send_hello(now_ms)  # after silence: did it reboot meanwhile?
-        if t == wire.T_INFO:
-            self._on_info(body, now_ms)
+                if info is None:
+                    self._send_hello(now_ms)  # after silence: did it reboot meanwhile?
+        if info is not None:
+            self._on_info(info, body, now_ms)
         elif t == wire.T_HEARTBEAT:
             self._on_heartbeat(body, now_ms)
         elif t == wire.T_ERROR and len(body) == wire.LEN_ERROR:
@@ -375,21 +416,46 @@ class EventSession:
         elif not self._on_message(t, body, now_ms):
             h.unknown_types += 1  # a newer minor version's message: ignored, counted
 
-    def _on_info(self, body: bytes, now_ms: int) -> None:
+    def _mismatch(
+        self, cls: type[DeviceMismatchError], problem: str, body: bytes, serial: str, advice: str
+    ) -> DeviceMismatchError:
+        kind = body[wire.INFO_KIND]
+        return cls(
+            self.port_name,
+            problem,
+            expected_kind=KIND_NAMES[self.kind],
+            expected_serial=self.expected_serial,
+            expected_protocol=f"{wire.PROTOCOL_MAJOR}.{wire.PROTOCOL_MINOR}",
+            found_kind=KIND_NAMES.get(kind, f"device of kind {kind}"),
+            found_serial=serial,
+            found_protocol=f"{body[wire.INFO_MAJOR]}.{body[wire.INFO_MINOR]}",
+            advice=advice,
+        )
+
+    def _read_info(self, body: bytes) -> BoardInfo | None:
+        """The INFO's contents, None when it cannot be read (counted; the HELLO retry asks
+        again). A device that is not the one expected raises a ``DeviceMismatchError``
+        naming the port, what answered and what was expected: the serial driver refuses
+        it (closes the port, tells why, retries later)."""
         if len(body) < wire.LEN_INFO:
             self.health.unknown_types += 1
-            return
+            return None
         major = body[wire.INFO_MAJOR]
         if major != wire.PROTOCOL_MAJOR:
-            raise VersionMismatchError(
-                f"{self.port_name}: the board speaks wire protocol v{major}."
-                f"{body[wire.INFO_MINOR]}, this host speaks v{wire.PROTOCOL_MAJOR}."
-                f"{wire.PROTOCOL_MINOR}; flash matching firmware (make flash) or update the host"
+            raw = bytes(body[wire.INFO_SERIAL : wire.INFO_SERIAL + wire.SERIAL_LEN])
+            found = raw.rstrip(b"\0").decode("ascii", "replace")
+            raise self._mismatch(
+                VersionMismatchError,
+                f"the board speaks wire protocol v{major}.{body[wire.INFO_MINOR]}, this host"
+                f" speaks v{wire.PROTOCOL_MAJOR}.{wire.PROTOCOL_MINOR}",
+                body,
+                found,
+                "flash matching firmware (make flash) or update the host",
             )
         serial = self._info_text(body, wire.INFO_SERIAL, wire.SERIAL_LEN, "serial")
         revision = self._info_text(body, wire.INFO_REVISION, wire.TEXT_LEN, "revision")
         if serial is None or revision is None:
-            return
+            return None
         info = BoardInfo(
             kind=body[wire.INFO_KIND],
             major=major,
@@ -402,16 +468,39 @@ class EventSession:
             scan_us=wire.get_u16(body, wire.INFO_SCAN_US),
         )
         if info.kind != self.kind:
-            raise BoardMismatchError(
-                f"{self.port_name}: expected a {KIND_NAMES.get(self.kind, self.kind)}, found a "
-                f"{KIND_NAMES.get(info.kind, f'device of kind {info.kind}')} "
-                f"(serial {info.serial!r})"
+            raise self._mismatch(
+                BoardMismatchError,
+                f"expected a {KIND_NAMES[self.kind]}, found a "
+                f"{KIND_NAMES.get(info.kind, f'device of kind {info.kind}')}",
+                body,
+                info.serial,
+                "plug the right device into this port or fix the table config",
             )
         if self.expected_serial is not None and info.serial != self.expected_serial:
-            raise BoardMismatchError(
-                f"{self.port_name}: expected board serial {self.expected_serial!r}, "
-                f"found {info.serial!r} ({info.revision}); check the cable or the table config"
+            raise self._mismatch(
+                BoardMismatchError,
+                f"expected board serial {self.expected_serial!r}, found {info.serial!r}"
+                f" ({info.revision})",
+                body,
+                info.serial,
+                "check the cable or the table config",
             )
+        return info
+
+    def _on_info(self, info: BoardInfo, body: bytes, now_ms: int) -> None:
+        if self.boot_id is not None and info.boot_id != self.boot_id:
+            if self._unconfirmed_boot != info.boot_id:
+                # A new boot id is believed only when a second INFO repeats it: a reboot
+                # answers the HELLO with the same id, while a forged INFO (or noise the
+                # CRC passed) would otherwise restart the numbering and report the
+                # board's stones again. A word of the old boot meanwhile disproves it.
+                self._unconfirmed_boot = info.boot_id
+                self._send_hello(now_ms)
+                return
+        elif self._unconfirmed_boot is not None:
+            self._forged(f"an INFO of boot {info.boot_id:08x}", now_ms)
+        self._unconfirmed_boot = None
+        self.identified = True
         self._timers.hello_sent_ms = None
         rebooted = self.boot_id is not None and info.boot_id != self.boot_id
         new_boot = info.boot_id != self.boot_id
@@ -456,6 +545,8 @@ class EventSession:
         if len(body) < wire.LEN_HEARTBEAT:
             return
         boot = wire.get_u32(body, 0)
+        if boot == self.boot_id and self._unconfirmed_boot is not None:
+            self._forged(f"a heartbeat of boot {boot:08x}", now_ms)
         if boot != self.boot_id:
             if self._timers.hello_sent_ms is None:
                 self._send_hello(now_ms)  # a new boot whose announcement we missed
@@ -465,6 +556,17 @@ class EventSession:
             self._offset_ms += 1  # creep: follow an MCU clock that runs slow
         self._note_latest(wire.get_u32(body, 4), now_ms)
         self._heard(at)
+
+    def _forged(self, evidence: str, now_ms: int) -> None:
+        """The board spoke as its known boot after an INFO announced another: that INFO
+        was false (forged, or damage the CRC missed). Counted and told, not believed."""
+        assert self._unconfirmed_boot is not None
+        self.health.forged_info += 1
+        self.last_malformed = (
+            f"{self.port_name}: INFO announcing boot {self._unconfirmed_boot:08x} ignored:"
+            f" {evidence} followed it (at {now_ms} ms)"
+        )
+        self._unconfirmed_boot = None
 
     def ask_latest(self, now_ms: int) -> None:
         """Ask the device for its latest event number now: a HELLO, which its INFO answers

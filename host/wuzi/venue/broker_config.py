@@ -41,6 +41,7 @@ __all__ = [
     "MAX_INFLIGHT_MESSAGES",
     "MAX_PACKET_BYTES",
     "MAX_QUEUED_MESSAGES",
+    "PERSISTENT_CLIENT_EXPIRATION",
     "AclRule",
     "BrokerSettings",
     "TlsListener",
@@ -55,7 +56,16 @@ MAX_INFLIGHT_MESSAGES = 100
 MAX_PACKET_BYTES = MAX_PAYLOAD_BYTES + 8192
 """The largest payload the schemas accept plus room for the topic and the header; a bigger
 packet is refused by the broker before any Wuzi process has to parse it."""
-AUTOSAVE_INTERVAL_S = 60
+AUTOSAVE_INTERVAL_S = 5
+"""How often the broker writes its persistence file. A clean stop always writes it; this
+bounds what a crash or a power cut of the broker loses (sessions that subscribed and
+messages queued since the last save) to a few seconds, which the readers' gap detection
+(`wuzi.bus.gaps`) then shows and the retained state refills. Writing the file of a
+venue's broker takes milliseconds."""
+PERSISTENT_CLIENT_EXPIRATION = "14d"
+"""A persistent session unused this long is dropped (a screen taken out of service must
+not have messages queued for it for ever). Longer than any event, so no process of a
+running event loses its session."""
 
 READ = "read"
 WRITE = "write"
@@ -98,6 +108,7 @@ class BrokerSettings:
     max_inflight_messages: int = MAX_INFLIGHT_MESSAGES
     max_packet_bytes: int = MAX_PACKET_BYTES
     autosave_interval_s: int = AUTOSAVE_INTERVAL_S
+    persistent_client_expiration: str = PERSISTENT_CLIENT_EXPIRATION
 
 
 # --- the ACL ------------------------------------------------------------------------------
@@ -215,14 +226,19 @@ def mosquitto_conf(venue: VenueConfig, settings: BrokerSettings, source: str | N
             lines.append(f"cafile {tls.cafile}")
         lines += [f"certfile {tls.certfile}", f"keyfile {tls.keyfile}", "tls_version tlsv1.2", ""]
     lines += [
-        "# Retained state and the director's queued messages survive a broker restart.",
+        "# Retained state, persistent sessions (the director, the referees' views, the",
+        "# screens) and the messages queued for them survive a broker restart. Mosquitto",
+        "# started as root runs as its own user: the data folder must be that user's.",
         "persistence true",
         f"persistence_location {data_dir}",
         "persistence_file mosquitto.db",
         f"autosave_interval {settings.autosave_interval_s}",
+        f"persistent_client_expiration {settings.persistent_client_expiration}",
         "",
-        "# Bursts (a round starting, a director restarting) must not be dropped.",
+        "# Bursts (a round starting, a director restarting) must not be dropped: Mosquitto's",
+        "# default of 1000 queued messages per client drops the rest silently.",
         f"max_queued_messages {settings.max_queued_messages}",
+        "max_queued_bytes 0",
         f"max_inflight_messages {settings.max_inflight_messages}",
         f"max_packet_size {settings.max_packet_bytes}",
         "",

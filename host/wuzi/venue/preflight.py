@@ -37,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from wuzi.bus.identity import throwaway_client_id
 from wuzi.config.venue import SIMULATED, TableConfig, VenueConfig
 
 __all__ = ["PROG", "add_check", "check_broker", "check_table", "run_check"]
@@ -178,7 +179,7 @@ def check_broker(
         broker.ca_file,
         username,
         password,
-        f"wuzi-check-{host_id}-{os.getpid()}",
+        throwaway_client_id(venue.id, "check"),  # never the real host's id: no takeover
         (topic, encode(status)) if publish else None,
         user,
         timeout_s,

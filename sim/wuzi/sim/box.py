@@ -104,10 +104,14 @@ class Broker:
         lines = [
             f"listener {self.port} 127.0.0.1",
             "allow_anonymous true",
+            # as the venue broker (wuzi.venue.broker_config): Mosquitto's default of 1000
+            # queued messages per away client would drop a persistent session's backlog
             "max_queued_messages 100000",
+            "max_queued_bytes 0",
             "max_inflight_messages 100",
             f"persistence {'true' if persistent else 'false'}",
             f"persistence_location {directory}/",
+            "persistence_file mosquitto.db",
             f"autosave_interval {autosave_interval_s}",
             "log_dest stderr",
             *(f"log_type {kind}" for kind in log_types),
