@@ -9,7 +9,13 @@ from support.boards import Bench
 from wuzi.link import wire
 from wuzi.link.errors import BoardMismatchError, DeviceMismatchError, VersionMismatchError
 from wuzi.link.reconciler import LINK_DOWN, Alert, StoneEvent
-from wuzi.link.session import BoardSession, ClockSession, LinkDown
+from wuzi.link.session import (
+    PROBE_IDLE_MS,
+    STALL_AFTER_MS,
+    BoardSession,
+    ClockSession,
+    LinkDown,
+)
 from wuzi.rules.board import parse_point
 
 
@@ -222,3 +228,33 @@ def test_nothing_is_settled_while_the_link_is_down() -> None:
     b.step(300)
     b.link.connection_lost(b.now, "read failed")
     assert not b.link.settled_through(b.now - 200)
+
+
+def test_a_board_that_stops_reading_is_stalled_and_comes_back_when_it_reads() -> None:
+    """Heartbeats alone do not make a link: a board that takes no command (its input
+    stalled) cannot be asked for a replay, so after ``STALL_AFTER_MS`` of unanswered
+    HELLOs its link is down with the reason, and up again at its first answer."""
+    b = Bench()
+    b.step(50)
+    b.table.cells[parse_point("h8")] = 1
+    b.step(400)
+    deaf = [True]
+    b.to_mcu = lambda data: b"" if deaf[0] else data
+    b.step(PROBE_IDLE_MS + STALL_AFTER_MS + 200)
+    downs = [a for a in b.events if isinstance(a, Alert) and a.kind == LINK_DOWN]
+    assert len(downs) == 1 and downs[0].detail.startswith("stalled: board takes no command")
+    assert b.link.session.health.stalls == 1
+    assert not b.link.settled_through(b.now)
+    b.step(2000)
+    assert b.alerts() == ["link_down"]  # one outage, however long
+    b.table.cells[parse_point("i9")] = 2
+    deaf[0] = False
+    b.step(600)
+    assert b.alerts() == ["link_down", "link_up"]
+    assert b.stones() == [("h8", "black"), ("i9", "white")]
+
+
+def test_a_quiet_board_that_answers_is_never_stalled() -> None:
+    b = Bench()
+    b.step(10 * STALL_AFTER_MS)
+    assert b.alerts() == [] and b.link.session.health.stalls == 0

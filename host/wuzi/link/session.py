@@ -29,6 +29,17 @@ ASK_RETRY_MS = 50  # ``ask_latest``: a quiet window's end is confirmed within a 
 # clock_unit.py): 600 ms of silence is three missed in a row, which a loaded Pi's late loop
 # turn does not fake, and a pulled cable whose port stays open is told within a second.
 LINK_TIMEOUT_MS = 600
+# A device that goes on sending but takes no command (its input stalled: a hung USB
+# endpoint, a firmware stuck outside its receive path) is as unusable as a silent one: the
+# host could neither ask it for a replay nor show a clock on it. So a link that has been
+# quiet on the device's side of the conversation for ``PROBE_IDLE_MS`` asks HELLO (which a
+# device answers with INFO and nothing else), again every ``PROBE_RETRY_MS``, and a device
+# that answers none of them for ``STALL_AFTER_MS`` is stalled: its link is down until it
+# answers. At a bit error rate of 1e-3 an INFO is lost a third of the time; eight in a
+# row, under 2e-4: a noisy line is not mistaken for a stalled device.
+PROBE_IDLE_MS = 1000
+PROBE_RETRY_MS = 250
+STALL_AFTER_MS = 2000
 # A replay keeps the order of the changes; a snapshot does not (several stones that arrive
 # in one snapshot can only be reported as "two stones at once"). So the host keeps asking
 # for the replay as long as the board may still answer it — a board whose log no longer
@@ -165,6 +176,7 @@ class LinkHealth:
     board_errors: int = 0
     malformed: int = 0  # frames of a known type whose content cannot be read: ignored
     forged_info: int = 0  # INFOs of a new boot id that the board then contradicted
+    stalls: int = 0  # the device went on sending but answered no HELLO (``STALL_AFTER_MS``)
 
     def as_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -178,6 +190,9 @@ class _Timers:
     hello_sent_ms: int | None = None
     replay_sent_ms: int | None = None
     last_frame_ms: int | None = None
+    answered_ms: int | None = None  # the device's last INFO on this connection
+    probe_sent_ms: int | None = None  # the first probe HELLO not answered yet
+    probe_last_ms: int | None = None  # and the latest
 
 
 class EventSession:
@@ -237,6 +252,8 @@ class EventSession:
         self._decoder.reset()
         self._rx_seq = None
         self._timers.last_frame_ms = now_ms
+        self._timers.answered_ms = now_ms
+        self._timers.probe_sent_ms = self._timers.probe_last_ms = None
         self.identified = False
         self._unconfirmed_boot = None
         self._send_hello(now_ms)
@@ -315,7 +332,41 @@ class EventSession:
             self.link_up = False
             self.health.link_downs += 1
             self._events.append(LinkDown(now_ms, now_ms - t.last_frame_ms))
+        self._probe(now_ms)
         return self._take()
+
+    def _probing(self) -> bool:
+        return self.identified and self.link_up and self._timers.hello_sent_ms is None
+
+    def _probe(self, now_ms: int) -> None:
+        """Ask a quiet device to answer (``PROBE_IDLE_MS``); call it stalled when it has
+        answered nothing for ``STALL_AFTER_MS`` while it goes on sending."""
+        t = self._timers
+        if not self._probing():
+            return
+        if t.probe_sent_ms is None:
+            if t.answered_ms is None or now_ms - t.answered_ms >= PROBE_IDLE_MS:
+                self._hello()
+                t.probe_sent_ms = t.probe_last_ms = now_ms
+            return
+        if now_ms - t.probe_sent_ms >= STALL_AFTER_MS:
+            self.link_up = False
+            self.identified = False  # only an INFO brings it back
+            self.health.link_downs += 1
+            self.health.stalls += 1
+            self._events.append(
+                LinkDown(
+                    now_ms,
+                    0,
+                    f"stalled: {self.port_name} takes no command (no answer for "
+                    f"{now_ms - t.probe_sent_ms} ms while it goes on sending)",
+                )
+            )
+            t.probe_sent_ms = t.probe_last_ms = None
+            self._send_hello(now_ms)  # asked again every HELLO_RETRY_MS until it answers
+        elif t.probe_last_ms is None or now_ms - t.probe_last_ms >= PROBE_RETRY_MS:
+            self._hello()
+            t.probe_last_ms = now_ms
 
     def next_deadline_ms(self) -> int | None:
         t = self._timers
@@ -326,6 +377,14 @@ class EventSession:
             candidates.append(t.replay_sent_ms + REPLAY_RETRY_MS)
         if self.link_up and t.last_frame_ms is not None:
             candidates.append(t.last_frame_ms + LINK_TIMEOUT_MS)
+        if self._probing():
+            if t.probe_sent_ms is None:
+                if t.answered_ms is not None:
+                    candidates.append(t.answered_ms + PROBE_IDLE_MS)
+            else:
+                candidates.append(t.probe_sent_ms + STALL_AFTER_MS)
+                if t.probe_last_ms is not None:
+                    candidates.append(t.probe_last_ms + PROBE_RETRY_MS)
         return min(candidates) if candidates else None
 
     def request_self_test(self) -> None:
@@ -488,6 +547,8 @@ class EventSession:
         return info
 
     def _on_info(self, info: BoardInfo, body: bytes, now_ms: int) -> None:
+        self._timers.answered_ms = now_ms  # it reads what the host sends: not stalled
+        self._timers.probe_sent_ms = self._timers.probe_last_ms = None
         if self.boot_id is not None and info.boot_id != self.boot_id:
             if self._unconfirmed_boot != info.boot_id:
                 # A new boot id is believed only when a second INFO repeats it: a reboot
