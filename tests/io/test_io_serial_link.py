@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,32 +9,13 @@ from pathlib import Path
 import pytest
 import serial
 
+from support.io_devices import SimThread
 from wuzi.io.serial_link import Backoff, BoardDriver, ClockDriver, LinkLoop, open_exclusive
 from wuzi.link.reconciler import StoneEvent
 from wuzi.link.session import Press
 from wuzi.rules.board import parse_point
-from wuzi.sim.devices.runner import run_boards
 from wuzi.sim.devices.virtual_board import VirtualBoard
 from wuzi.sim.devices.virtual_clock import VirtualClock
-
-
-class SimThread:
-    """Serve virtual devices from a thread until stopped (the host side runs in the test)."""
-
-    def __init__(self, devices: list[VirtualBoard] | list[VirtualClock]) -> None:
-        self.devices = devices
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(
-            target=run_boards, args=(devices,), kwargs={"stop": self.stopped.is_set}, daemon=True
-        )
-
-    def __enter__(self) -> SimThread:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopped.set()
-        self.thread.join(5)
 
 
 def pump(

@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from wuzi.director.store import DIRECTOR_SCHEMA
-from wuzi.sim.final.check import check_run, director_results, overcharged
+from wuzi.sim.final.check import check_notes, check_run, director_results, overcharged
 
 
 def details(*remaining: tuple[int, int]) -> list[dict[str, object]]:
@@ -97,3 +97,22 @@ def test_a_clock_that_ran_through_an_outage_is_caught() -> None:
     [problem] = overcharged(record, [None, [6100, 4500]])  # 4.5 s of it the host was down
     assert "charged 6000 ms" in problem and "stood still 4500 ms" in problem
     assert overcharged(record, [None, None]) == []  # several moves in one state: unknown
+
+
+def test_a_stone_never_pressed_is_a_note_not_a_problem(tmp_path: Path) -> None:
+    """At a fallen flag the mover's last stone may lie on the wood unpressed: the truth
+    lists it apart (``unpressed``), the record rightly lacks it, the run passes."""
+    make_run(tmp_path)
+    path = tmp_path / "truth" / "r1-m1-b1.json"
+    truth = json.loads(path.read_text())
+    truth["unpressed"] = ["j10"]
+    path.write_text(json.dumps(truth))
+    assert check_run(tmp_path) == []
+    assert check_notes(tmp_path) == [
+        "r1-m1-b1: j10 put down but never pressed (the game ended first): not a move, "
+        "rightly not in the record"
+    ]
+
+
+def test_a_run_without_unpressed_stones_has_no_notes(tmp_path: Path) -> None:
+    assert check_notes(make_run(tmp_path)) == []

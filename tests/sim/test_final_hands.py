@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from wuzi.bus.schemas import Assignment, HostStatus, TableState
+from wuzi.rules.board import point_name
+from wuzi.sim.bots.table_player import Press
 from wuzi.sim.devices.virtual_board import VirtualBoard
 from wuzi.sim.devices.virtual_clock import VirtualClock
 from wuzi.sim.final.hands import (
@@ -149,3 +151,24 @@ def test_a_fallen_flag_is_recorded_as_the_loss_it_is_never_resumed() -> None:
     [command] = table.tick(RESUME_AFTER_MS * 3)
     assert command.action == "set-result"
     assert command.args == {"winner": "white", "reason": "black's flag fell"}
+
+
+def test_a_stone_down_when_the_flag_fell_is_kept_apart_from_the_moves() -> None:
+    """The demo's check compares the record with ``truths``: a stone put down but never
+    pressed (the flag fell first) is no move, so it is kept in ``unpressed`` instead."""
+    table = hands()
+    table.hear(assignment("g1"))
+    table.hear(TableState(1, "g1", 1, "playing", (), 270_000, 270_000, "black", None, 0))
+    table.tick(0)
+    game = table.game
+    assert game is not None
+    table.tick(300)  # the stone is down (after the bot's thought); its press not yet due
+    [stone] = [p for p in range(225) if game.player.wood().get(p)]
+    assert not any(isinstance(a, Press) for a in game.driver.performed)
+    table.hear(TableState(1, "g1", 2, "paused", (), -5, 270_000, "black", None, 0))
+    [lost] = table.tick(400)  # the referee records the loss on time
+    assert (lost.action, lost.args["winner"]) == ("set-result", "white")
+    table.hear(TableState(1, "g1", 3, "finished", (), -5, 270_000, None, None, 0))
+    table.tick(500)
+    assert table.truths == {"g1": []}
+    assert table.unpressed == {"g1": [point_name(stone)]}

@@ -713,3 +713,42 @@ def test_colours_of_the_stones_are_the_moves_colours() -> None:
     for move in host.session.game.moves:
         assert colour_of[move.point] is move.colour
     assert all(isinstance(c, Colour) for c in colour_of.values())
+
+
+def test_a_stone_put_down_when_the_flag_fell_is_not_a_move() -> None:
+    """The demo at speed 100: the mover's stone is on the wood, the flag falls before
+    the press (the host pauses the table, then the referee records the loss). The host's
+    record has no such move; the bots' truth must not have it either: it is unpressed."""
+    host = CoreHost(setup("free"))
+    player = TablePlayer(config("free"), seed=3)
+    run(host, player, until_ms=3000)
+    now = 3000
+    placed: Place | None = None
+    while placed is None and now < 60_000:  # the next stone goes down, its press not yet
+        host.advance(now)
+        for message in host.deliveries(now):
+            player.observe(message, now)
+        actions = player.poll(now)
+        places = [i for i, a in enumerate(actions) if isinstance(a, Place)]
+        if places:  # a press before it in the same turn is the last move's
+            action = actions[places[0]]
+            assert isinstance(action, Place)
+            placed = action
+            assert not any(isinstance(a, Press) for a in actions[places[0] :])
+        host.perform(actions)
+        now += 10
+    assert placed is not None
+    state = player.state
+    assert state is not None and state.running is not None
+    flag = {"black_ms": -5} if state.running == "black" else {"white_ms": -5}
+    paused = TableState(**{**state.__dict__, "seq": state.seq + 1, "status": "paused", **flag})
+    player.observe(paused, now)
+    for t in range(now, now + 5000, 10):  # the stone settles; no press goes while paused
+        assert not any(isinstance(a, Press) for a in player.poll(t))
+    over = TableState(**{**paused.__dict__, "seq": paused.seq + 1, "status": "finished"})
+    player.observe(over, now + 5000)
+    player.poll(now + 5000)
+    assert player.done and player.problem is None
+    assert player.truth_points() == host.moves()
+    assert player.unpressed() == [point_name(placed.point)]
+    assert point_name(placed.point) not in player.truth()

@@ -12,7 +12,9 @@ the host translates, here and nowhere else:
   hold these kinds, and every journal written before this module existed must replay the
   same (a test holds every link alert kind to that, and to a word the table accepts);
 * a clock unit's lost presses and link going down or up are ``board`` alerts for the
-  referee, with the text they have always had (``clock_unit_alert``).
+  referee, with the text they have always had (``clock_unit_alert``);
+* a board's or a clock unit's link going down is a device fault of the table (the host
+  holds its clock and tells the referee once); ``link_down_why`` says why in one line.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from wuzi.link.session import LinkDown, LinkUp, PressesLost
 from wuzi.table.alerts import AlertReason
 from wuzi.table.inputs import BoardAlert, StoneSettled
 
-__all__ = ["REASONS", "board_input", "clock_unit_alert"]
+__all__ = ["REASONS", "board_input", "clock_unit_alert", "link_down_why"]
 
 REASONS: Mapping[str, AlertReason] = {
     reconciler.REMOVED: AlertReason.REMOVED,
@@ -61,3 +63,14 @@ def clock_unit_alert(event: PressesLost | LinkDown | LinkUp) -> tuple[AlertReaso
     else:
         text = "clock unit link up again"
     return AlertReason.BOARD, text
+
+
+def link_down_why(event: reconciler.Alert | LinkDown) -> str:
+    """Why a device's link went down, for the referee's alert: the driver's reason (the
+    port lost, stalled or refused: it names the port) or how long the device was silent.
+    ``event`` is a board's ``link_down`` alert or a clock unit's ``LinkDown``."""
+    if isinstance(event, LinkDown):
+        detail = event.why or f"silent for {event.silent_ms} ms"
+    else:
+        detail = event.detail or "the board is not heard"
+    return f"link down: {detail}"

@@ -13,10 +13,20 @@ last instant the journal knew the host alive, so the outage is charged to nobody
 sends whatever the broker had not acknowledged, in order.
 
 A table's hardware that cannot be used — a missing port, a port where no Wuzi device
-answers, a missing GPIO backend, a busy pin — is that table's fault, never the host's:
-the other tables play on, the referees get a ``board`` alert naming the device and the
-reason, the host status lists the table in ``links_down``, a running clock is held, and
-the device is tried again (serial ports by their drivers, the rest with a back-off).
+answers, a device of the wrong kind, serial or protocol, a board or clock unit whose link
+went down (cable pulled, port vanished or stalled, silence), a missing GPIO backend, a
+busy pin — is that table's fault, never the host's: the other tables play on, the
+referees get one ``board`` alert naming the device and the reason, the host status lists
+the table in ``links_down``, a running clock is held at once, and the device is tried
+again (serial ports by their drivers, the rest with a back-off); the referees are told
+when it is served again.
+
+No press costs a player because of the equipment: a stone reaches the host only after
+the board's debounce, its 150 ms settle and a confirmation, so a player's clock press on
+a table with a board is held until the board has reported every stone that lay on it at
+the press (``BoardDriver.settled_through``; the board is asked at once), then judged with
+its own time. A press the board cannot vouch for (its link down, or never settling) is
+not judged: the referee is told and the clock held.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ import os
 import queue
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,19 +63,26 @@ from wuzi.host.board_recovery import RecoveringBoardLink
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
 from wuzi.host.displays import faces, leds
-from wuzi.host.link_events import board_input, clock_unit_alert
+from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why
 from wuzi.host.systemd import Notifier
 from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table_id
 from wuzi.host.timebase import HostTime
 from wuzi.io.gpio_clock import GpioClock
 from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
 from wuzi.journal import Journal, JournalEntry
-from wuzi.link.reconciler import Alert, StoneEvent
+from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
 from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
-from wuzi.table.buttons import REFEREE_CALLED, ButtonMapper, button_of
+from wuzi.table.buttons import CLAIM_BUTTON, REFEREE_CALLED, ButtonMapper, button_of
 from wuzi.table.checks import TableError
-from wuzi.table.inputs import BoardAlert, RefereePause, TableInput, TableSetup, Tick
+from wuzi.table.inputs import (
+    BoardAlert,
+    RefereePause,
+    TableInput,
+    TableSetup,
+    Tick,
+)
+from wuzi.table.referee import HOST_REFEREE
 
 __all__ = ["HostService", "ServiceOptions"]
 
@@ -74,6 +92,8 @@ HEARTBEAT_NS = 1_000_000_000
 STATUS_AGAIN_NS = 10_000_000_000
 """While tables are faulted the host status is published again this often: the birth
 message a broker reconnect sends was made at start and lists no faulted table."""
+STATUS_AFTER_CONNECT_NS = 200_000_000
+"""And this long after each (re)connection, once that stale birth message has gone out."""
 COMMAND_MAX_AGE_MS = 120_000
 MAX_WAIT_MS = 50
 DEVICE_FAULT_MS = 3000
@@ -84,6 +104,12 @@ RETRY_MIN_MS = 1000
 RETRY_MAX_MS = 30_000
 """The back-off between tries to build a table's device that could not be built (a GPIO
 clock, a driver): it doubles from the first to the second."""
+PRESS_SETTLE_MAX_MS = 3000
+"""How long a clock press may wait for its board to settle (a stone settles within its
+debounce, the 150 ms settle and a round trip; a hand hovering over the board delays it):
+past this the board cannot vouch for the press, which is then not judged."""
+HELD_PRESS_WAKE_MS = 5
+"""While a press waits for the board the loop wakes this often to look again."""
 PLAYER_ACTIONS = frozenset({"decide", "choose", "declare", "claim"})
 """Players' actions a referee enters for them: one the game refuses refuses the command
 (nothing is journaled but the alert), where a player's button gets a ``refused`` alert."""
@@ -130,6 +156,19 @@ class _Table:
     retry_ms: int = 0
     faults: dict[str, str] = field(default_factory=dict)  # what the referees were told
     fault_held: bool = False  # the clock was held for the current faults (once)
+    # devices whose link went down (device -> why), from their LINK_DOWN/LinkDown events
+    links_lost: dict[str, str] = field(default_factory=dict)
+    # clock presses waiting for the board to settle, in the order they came
+    held_presses: deque[_HeldPress] = field(default_factory=deque)
+
+
+@dataclass(frozen=True)
+class _HeldPress:
+    """A press waiting for the board: its button, its own instant, when it was held."""
+
+    button: int
+    at_ns: int
+    held_ns: int
 
 
 @dataclass(frozen=True)
@@ -204,6 +243,7 @@ class HostService:
         self._status: Callable[[bool], RetainedMessage] | None = None  # the host's status
         self.links_down: tuple[int, ...] = ()  # tables with a device fault (host status)
         self._status_again_ns = 0
+        self._bus_connected = False  # as last seen by the loop (a reconnect re-tells faults)
 
     # --- starting and stopping ----------------------------------------------------------
 
@@ -365,7 +405,11 @@ class HostService:
         assert self.loop is not None
         port = table.config.board_port
         # what lies on the board now, not its log since boot, compared with the journal
-        link = RecoveringBoardLink(port_name=port, board=table.runtime.board_cells())
+        link = RecoveringBoardLink(
+            port_name=port,
+            board=table.runtime.board_cells(),
+            expected_serial=table.config.board_serial,  # another board is refused
+        )
         board = BoardDriver(port, link)
         self._by_driver[board] = table
         self.loop.add(board)
@@ -374,7 +418,9 @@ class HostService:
     def _open_clock(self, table: _Table) -> None:
         assert self.loop is not None and table.config.clock_port is not None
         port = table.config.clock_port
-        session = ClockSession(port_name=port, skip_history=True)  # never old presses
+        session = ClockSession(  # never old presses; another unit is refused
+            port_name=port, skip_history=True, expected_serial=table.config.clock_serial
+        )
         clock = ClockDriver(port, session)
         self._by_driver[clock] = table
         self.loop.add(clock)
@@ -396,29 +442,63 @@ class HostService:
     def _check_devices(self, table: _Table, now: int) -> None:
         """Tell the referees when a device of the table stops or starts serving (one alert
         each way, not one per retry), hold a running clock once per fault, keep the host
-        status's ``links_down`` in step, and retry what could not be built."""
+        status's ``links_down`` in step, and retry what could not be built.
+
+        A device's fault is, first found first: its refusal (a wrong kind, serial or
+        protocol answered: told at once, and told again if another wrong device is put
+        there), its link gone down (its LINK_DOWN event: at once), or its not serving for
+        ``DEVICE_FAULT_MS`` (never opened, nothing answered). Within one outage the reason
+        may change (a lost port that cannot be reopened): the referee was told already."""
         if table.retry_at_ns is not None and now >= table.retry_at_ns:
             self._open_devices(table)
         faults = dict(table.open_errors)
+        refusals: set[str] = set()
         now_ms = now // 1_000_000
-        for name, driver in (("board", table.board), ("clock unit", table.clock)):
-            why = driver.fault(now_ms, DEVICE_FAULT_MS) if driver is not None else None
-            if driver is not None and why is not None:
-                faults[f"{name} {driver.url}"] = why
+        drivers: tuple[tuple[str, BoardDriver | ClockDriver | None], ...] = (
+            ("board", table.board),
+            ("clock unit", table.clock),
+        )
+        for name, driver in drivers:
+            if driver is None:
+                continue
+            device = f"{name} {driver.url}"
+            if device in table.links_lost and not driver.link_down:
+                del table.links_lost[device]  # served again (also if its LINK_UP was missed)
+            why = driver.refused or table.links_lost.get(device)
+            why = why or driver.fault(now_ms, DEVICE_FAULT_MS)
+            if why is not None:
+                faults[device] = why
+                if why == driver.refused:
+                    refusals.add(device)
         if faults == table.faults:
             self._hold_for_faults(table, now)
             return
         told, table.faults = table.faults, faults
+        # the host status first: whoever reads the alert finds the table in links_down
+        self._update_links_down()
         for device, why in faults.items():
-            if told.get(device) != why:
+            before = told.get(device)
+            if before is None or (before != why and device in refusals):
                 self._host_alert(table, AlertReason.BOARD, f"{device} cannot be used: {why}")
+            elif before != why:
+                log.info("table %d: %s: now %s", table.runtime.number, device, why)
         for device in told.keys() - faults.keys():
             log.info("table %d: %s is served again", table.runtime.number, device)
             self._host_alert(table, AlertReason.BOARD, f"{device} is served again")
         if not faults:
             table.fault_held = False
         self._hold_for_faults(table, now)
-        self._update_links_down()
+
+    def _link_changed(self, table: _Table, device: str, *, down: bool, why: str) -> None:
+        """A device's link went down (the first reason of the outage is kept) or up; the
+        referees hear of it, and the clock is held, from ``_check_devices`` in this very
+        turn of the loop (``step`` runs it right after the devices)."""
+        if down:
+            if device not in table.links_lost:
+                log.warning("table %d: %s: %s", table.runtime.number, device, why)
+            table.links_lost.setdefault(device, why)
+        else:
+            table.links_lost.pop(device, None)
 
     def _hold_for_faults(self, table: _Table, now: int) -> None:
         """A game cannot be played on a table that cannot see its stones or presses: its
@@ -434,7 +514,9 @@ class HostService:
         self._feed(
             table,
             RefereePause(
-                now_ns=table.runtime.clamp(now), reason=f"{devices} cannot be used", referee="host"
+                now_ns=table.runtime.clamp(now),
+                reason=f"{devices} cannot be used",
+                referee=HOST_REFEREE,
             ),
         )
 
@@ -505,21 +587,38 @@ class HostService:
         now = self.time.now_ns()
         for table in self.tables.values():
             self._check_devices(table, now)
+            self._release_presses(table, now)
             self._timers(table, now)
+        self._status_again(now)
         if now >= self._next_heartbeat_ns:
             self._heartbeat(now)
+
+    def _status_again(self, now: int) -> None:
+        """Publish the host status again while tables are faulted: shortly after each
+        (re)connection of the bus, whose birth message lists none, then every
+        ``STATUS_AGAIN_NS``."""
+        connected = self.bus is not None and self.bus.connected
+        if connected and not self._bus_connected:
+            self._status_again_ns = now + STATUS_AFTER_CONNECT_NS
+        self._bus_connected = connected
+        if self.links_down and now >= self._status_again_ns:
+            self._update_links_down(again=True)
+            self._status_again_ns = now + STATUS_AGAIN_NS
 
     def _next_due(self, table: _Table) -> int | None:
         session = table.runtime.session
         tick = session.next_due_ns() if session is not None else None
         display = table.display_due_ns if (table.clock or table.gpio) else None
-        due = (tick, display, table.mapper.deadline_ns, table.retry_at_ns)
+        held = self.time.now_ns() + HELD_PRESS_WAKE_MS * 1_000_000 if table.held_presses else None
+        due = (tick, display, table.mapper.deadline_ns, table.retry_at_ns, held)
         known = [d for d in due if d is not None]
         return min(known) if known else None
 
     def _timers(self, table: _Table, now: int) -> None:
         session = table.runtime.session
-        if session is not None and session.due(now):
+        # no tick while a press waits for the board: a flag it would tell could only fall
+        # because the press is not judged yet (the press, at its own time, comes first)
+        if session is not None and not table.held_presses and session.due(now):
             self._feed(table, Tick(now_ns=table.runtime.clamp(now)))
         deadline = table.mapper.deadline_ns
         if deadline is not None and now >= deadline and table.mapper.expire(now):
@@ -531,9 +630,6 @@ class HostService:
         assert self.journal is not None
         self.journal.note_alive(now)
         self.notifier.watchdog()
-        if self.links_down and now >= self._status_again_ns:
-            self._update_links_down(again=True)
-            self._status_again_ns = now + STATUS_AGAIN_NS
         self._next_heartbeat_ns = now + HEARTBEAT_NS
 
     # --- devices -------------------------------------------------------------------------
@@ -543,15 +639,29 @@ class HostService:
         if table is None:
             return
         now = self.time.now_ns()
-        if isinstance(event, StoneEvent | Alert):
-            self._board_input(table, board_input(event, table.runtime.clamp(now)))
+        if isinstance(event, Alert) and event.kind in (LINK_DOWN, LINK_UP):
+            device = f"board {table.config.board_port}"
+            down = event.kind == LINK_DOWN
+            self._link_changed(table, device, down=down, why=link_down_why(event))
+        elif isinstance(event, StoneEvent | Alert):
+            at = now
+            if isinstance(event, StoneEvent) and table.held_presses:
+                # the stone a held press waits for: it lay there at the press, so the press
+                # judges it with its own time and the mover's clock stops at the press
+                at = min(now, table.held_presses[0].at_ns)
+            self._board_input(table, board_input(event, table.runtime.clamp(at)))
         elif isinstance(event, Press):
-            self._button(table, event.button, event.at_ms * 1_000_000)
-        elif isinstance(event, PressesLost | LinkDown | LinkUp):
-            self._host_alert(table, *clock_unit_alert(event))
+            self._press(table, event.button, event.at_ms * 1_000_000)
+        elif isinstance(event, LinkDown | LinkUp):
+            device = f"clock unit {table.config.clock_port}"
+            down = isinstance(event, LinkDown)
+            why = link_down_why(event) if isinstance(event, LinkDown) else ""
+            self._link_changed(table, device, down=down, why=why)
             if isinstance(event, LinkUp):  # the unit may have lost its faces: send them again
                 table.faces_sent = None
                 table.display_due_ns = 0
+        elif isinstance(event, PressesLost):
+            self._host_alert(table, *clock_unit_alert(event))
 
     def _board_input(self, table: _Table, event: TableInput) -> None:
         if table.runtime.session is None:
@@ -559,6 +669,78 @@ class HostService:
                 self._host_alert(table, AlertReason.BOARD, f"board {event.kind} (no game running)")
             return
         self._feed(table, event)
+
+    def _press(self, table: _Table, button: int, at_ns: int) -> None:
+        """A button of the table's clock (a serial unit's or the GPIO header's), pressed at
+        ``at_ns``. A player's press on a table with a board is judged against the board as
+        it was at the press: held until the board has reported everything up to then (the
+        board is asked at once), in order; the claim button goes through at once unless
+        presses wait before it. See ``_release_presses``."""
+        session = table.runtime.session
+        if session is None:
+            return
+        needs_board = bool(table.config.board_port) and not table.config.simulated_board
+        if not needs_board or (button == CLAIM_BUTTON and not table.held_presses):
+            self._button(table, button, at_ns)
+            return
+        now = self.time.now_ns()
+        table.held_presses.append(_HeldPress(button, min(at_ns, now), now))
+        if table.board is not None:
+            table.board.ask_now(now // 1_000_000)
+        self._release_presses(table, now)
+
+    def _release_presses(self, table: _Table, now: int) -> None:
+        """Judge the held presses the board now vouches for, in order: each once the board
+        has reported every stone that lay on it at the press (with the press's own time).
+        A press the board cannot vouch for — its link is down, or it has not settled within
+        ``PRESS_SETTLE_MAX_MS`` — is not judged (no infraction, no clock switch): the
+        referee is told and a running clock is held."""
+        held = table.held_presses
+        while held:
+            first = held[0]
+            board = table.board
+            if first.button == CLAIM_BUTTON:
+                held.popleft()
+                self._button(table, first.button, first.at_ns)
+                continue
+            if board is None or board.link_down:
+                held.popleft()
+                self._not_judged(table, first, "while the board link was down")
+                continue
+            if board.settled_through(first.at_ns // 1_000_000):
+                held.popleft()
+                self._button(table, first.button, first.at_ns)
+                continue
+            if now - first.held_ns >= PRESS_SETTLE_MAX_MS * 1_000_000:
+                held.popleft()
+                seconds = PRESS_SETTLE_MAX_MS / 1000
+                self._not_judged(table, first, f"while the board did not settle for {seconds:g} s")
+                continue
+            board.ask_now(now // 1_000_000)  # asked again at most every ASK_RETRY_MS
+            return
+
+    def _not_judged(self, table: _Table, press: _HeldPress, why: str) -> None:
+        """Tell the referee a press was not judged (named by its button and wall-clock
+        instant, so the referee can match it with what the players say) and hold a
+        running clock: the player whose press was lost must not lose time."""
+        wall_ms = self.wall_ms() - (self.time.now_ns() - press.at_ns) // 1_000_000
+        stamp = time.strftime("%H:%M:%S", time.localtime(wall_ms / 1000))
+        text = (
+            f"button {press.button} at {stamp}.{wall_ms % 1000:03d} {why}: "
+            "not judged, no infraction"
+        )
+        log.warning("table %d: %s", table.runtime.number, text)
+        self._host_alert(table, AlertReason.BOARD, text)
+        session = table.runtime.session
+        if session is None or session.game.is_over or session.clock.state.running is None:
+            return
+        reason = f"button {press.button} {why}: not judged"
+        self._feed(
+            table,
+            RefereePause(
+                now_ns=table.runtime.clamp(self.time.now_ns()), reason=reason, referee=HOST_REFEREE
+            ),
+        )
 
     def _button(self, table: _Table, button: int, at_ns: int) -> None:
         session = table.runtime.session
@@ -625,7 +807,7 @@ class HostService:
             elif isinstance(item, _Incoming):
                 self._on_message(item.topic, item.message)
             elif isinstance(item, _GpioPress):
-                self._button(self.tables[item.table], item.button, item.at_ms * 1_000_000)
+                self._press(self.tables[item.table], item.button, item.at_ms * 1_000_000)
             else:
                 log.warning("rejected bus message: %s", item.error)
         if acked and self.journal is not None:
@@ -717,9 +899,12 @@ class HostService:
         meta = {"referee": command.referee, "action": command.action}
         try:
             if command.action == "next-game" and (
-                runtime.waiting is not None or runtime.session is None
+                runtime.waiting is not None or runtime.session is None or self.options.standalone
             ):
-                records = runtime.begin_by_command(command.command_id, meta, now, wall)
+                # a standalone table's next game is a game of its own (its own id, its
+                # own record file), begun from the config's defaults like the first
+                setup = self._default_setup() if self.options.standalone else None
+                records = runtime.begin_by_command(command.command_id, meta, now, wall, setup)
                 self._set_first_button(table)
                 self._commit(table, records)
                 table.display_due_ns = 0

@@ -122,7 +122,11 @@ class TableRuntime:
         elif setup is None:
             raise TableError(f"table {self.number}: no game is assigned to this table")
         session = TableSession(setup, now_ns)
-        game_id = chosen.game_id if chosen is not None else f"{STANDALONE_GAME}-{now_ns}"
+        # a standalone game's id is its table's and its start's: unique on the host (a
+        # record file each), and journaled in the game's first record (stable on recovery)
+        game_id = (
+            chosen.game_id if chosen is not None else f"{STANDALONE_GAME}-t{self.number}-{now_ns}"
+        )
         t_ms = now_ns // 1_000_000
         header: dict[str, Any] = {"game_id": game_id, "assignment": None}
         if chosen is not None:
@@ -188,12 +192,18 @@ class TableRuntime:
         return [self._command_record(command_id, meta, t_ms), *records]
 
     def begin_by_command(
-        self, command_id: str, meta: dict[str, Any], now_ns: int, wall_ms: int
+        self,
+        command_id: str,
+        meta: dict[str, Any],
+        now_ns: int,
+        wall_ms: int,
+        setup: TableSetup | None = None,
     ) -> list[Record]:
-        """``begin`` the waiting game on the referee's ``next-game``. The command's record
-        goes after the game's first record, so it belongs to the new game: a repeat of the
-        command is recognised, also after a restart (recovery reads the current game)."""
-        records = self.begin(now_ns, wall_ms)
+        """``begin`` the waiting game (or ``setup``'s, a standalone table's next game) on
+        the referee's ``next-game``. The command's record goes after the game's first
+        record, so it belongs to the new game: a repeat of the command is recognised, also
+        after a restart (recovery reads the current game)."""
+        records = self.begin(now_ns, wall_ms, setup)
         command = self._command_record(command_id, meta, records[0].t_ms)
         return [records[0], command, *records[1:]]
 

@@ -12,6 +12,12 @@ this never does I/O and never reads the time.
 Three clock holds wait for the referee: ``referee`` (the game awaits the referee: a
 pause, a false claim), ``adjourned`` and ``recovery`` (the host restarted). One
 ``RefereeResume`` releases all three, so one command restarts play.
+
+A clock stopped by a flag (the clock's own ``flag`` hold) may have been stopped by the
+equipment — a press lost in an outage — rather than by the player: the referee gives the
+flagged side time (``AdjustTime``), which answers the flag: the ``flag`` hold is traded
+for the ``referee`` hold, and the referee's resume restarts the clock. Both are journaled
+inputs, so recovery replays them to the same clock.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import TYPE_CHECKING
 from wuzi.clock.clock import Clock
 from wuzi.clock.control import NS_PER_MS
 from wuzi.clock.errors import ClockError
+from wuzi.clock.events import FLAG_HOLD
 from wuzi.rules.board import Colour, Point
 from wuzi.rules.errors import RulesError
 from wuzi.rules.game import Game, Status
@@ -50,6 +57,7 @@ from wuzi.table.outputs import (
 
 __all__ = [
     "ADJOURN_HOLD",
+    "HOST_REFEREE",
     "HOST_RESTARTED_TEXT",
     "RECOVERY_HOLD",
     "REFEREE_HOLD",
@@ -66,6 +74,11 @@ RECOVERY_HOLD = "recovery"
 """The clock hold after the host restarted, until the referee has checked the board."""
 
 HOST_RESTARTED_TEXT = "host restarted: clocks paused; check the board and resume"
+
+HOST_REFEREE = "host"
+"""Who pauses a game the host holds for its equipment (a device fault, a press the board
+could not vouch for): a stone of the side to move that reaches it meanwhile waits for its
+press after the resume (``TableSession``), where a referee's pause would refuse it."""
 
 _RESUMED = (REFEREE_HOLD, ADJOURN_HOLD, RECOVERY_HOLD)  # what RefereeResume releases
 
@@ -89,6 +102,7 @@ class RefereeCommands:
     _out: list[TableOutput]
     _pending: tuple[Point, Colour, int] | None
     _taken_back: set[Point]
+    _host_paused: bool
 
     if TYPE_CHECKING:
 
@@ -126,6 +140,7 @@ class RefereeCommands:
                 clocks=self._reading(now),
             ),
         )
+        self._host_paused = event.referee == HOST_REFEREE
         # _sync holds the clock (REFEREE_HOLD) now that the game awaits the referee
 
     def _on_RefereeResume(self, event: RefereeResume) -> None:
@@ -151,6 +166,7 @@ class RefereeCommands:
             )
         for hold in held:
             clock.resume(now, hold=hold, actor=referee or "referee")
+        self._host_paused = False
 
     def _on_Adjourn(self, event: Adjourn) -> None:
         now, game, clock = event.now_ns, self._game, self._clock
@@ -197,6 +213,21 @@ class RefereeCommands:
                 reason=event.reason,
             ),
         )
+        self._answer_flag(event.now_ns, event.referee or "referee")
+
+    def _answer_flag(self, now_ns: int, actor: str) -> None:
+        """Once no side's flag is down any more (the flagged side was given time), the
+        clock's ``flag`` hold is released and the ``referee`` hold put in its place: the
+        clock stays stopped until the referee resumes, as after any pause."""
+        clock = self._clock
+        state = clock.state
+        if state.ended or FLAG_HOLD not in state.hold_names:
+            return
+        if any(state.side(seat).flagged_ns is not None for seat in (Seat.FIRST, Seat.SECOND)):
+            return  # another side is still flagged: its time first
+        if REFEREE_HOLD not in state.hold_names:
+            clock.pause(now_ns, hold=REFEREE_HOLD, actor=actor, reason="time given after a flag")
+        clock.resume(now_ns, hold=FLAG_HOLD, actor=actor, reason="time given after a flag")
 
     def _on_CorrectMoves(self, event: CorrectMoves) -> None:
         seat = check_seat(event.seat)

@@ -136,6 +136,7 @@ class TableSession(OpeningActions, RefereeCommands):
         self._strays: set[Point] = set()  # stones on the board the game did not accept
         self._unremoved_offers: set[Point] = set()
         self._taken_back: set[Point] = set()  # stones the referee took back, still on the wood
+        self._host_paused = False  # the game awaits the referee because the host held it
         self._flags_told = 0
         self._status = game.status
         self._clock_events = len(clock.events)
@@ -288,6 +289,7 @@ class TableSession(OpeningActions, RefereeCommands):
             self._strays,
             self._unremoved_offers,
             self._taken_back,
+            self._host_paused,
             self._game_number,
         )
 
@@ -407,7 +409,17 @@ class TableSession(OpeningActions, RefereeCommands):
                 (self._pending[0], p),
             )
             return
-        if game.status is not Status.OPENING and game.status is not Status.PLAYING:
+        held_by_host = (
+            game.status is Status.AWAITING_REFEREE
+            and self._host_paused
+            and expected is not None
+            and (step is None or step.action is not Action.OFFER)
+        )
+        if (
+            not held_by_host
+            and game.status is not Status.OPENING
+            and game.status is not Status.PLAYING
+        ):
             self._strays.add(p)
             self._alert(
                 now,
@@ -453,6 +465,19 @@ class TableSession(OpeningActions, RefereeCommands):
                 AlertReason.OFFER_NOT_REMOVED,
                 f"a stone on {name} while the offers not kept ({left}) are still on the board",
                 tuple(sorted(self._unremoved_offers)),
+            )
+        if held_by_host:
+            # The host held the clock for its equipment (a board or clock unit lost): a
+            # stone that reaches it now was most likely put down before or during the
+            # outage, when the player could not be seen. It is not lost and not accepted
+            # silently: the referee is told, and it waits for its press after the resume
+            # like any stone (the referee has it lifted if it should not be there).
+            self._alert(
+                now,
+                AlertReason.BOARD,
+                f"a {colour.label} stone on {name} while the clock was held for the "
+                "equipment: it waits for its clock press after the resume",
+                (p,),
             )
         self._pending = (p, colour, now)
         self._unpressed_told = False

@@ -1,23 +1,35 @@
-"""``wuzi sim board --script FILE [--noise BER] [--drop P]``: a virtual sensor board on a pty.
+"""``wuzi sim board|clock --script FILE``: a virtual sensor board or clock unit on a pty.
 
-The first stdout line is the pty's path (open it with ``wuzi board watch PATH``); then the
-script plays, its times counted from start. The board goes on serving after the script's last
-step until it is stopped (or for ``--linger`` ms).
+The first stdout line is the pty's path (open it with ``wuzi board watch PATH``, or give it
+to a ``wuzi host``); then the script plays, its times counted from start. A ``replug``
+step prints the new pty's path as a further line when the cable is back in; ``--link
+PATH`` keeps a symlink at PATH pointing at the current pty, as udev's /dev/wuzi/ names
+follow a device. The device goes on serving after the script's last step until it is
+stopped (SIGTERM or SIGINT: exit 0), or for ``--linger`` ms. A script that does not parse
+is named by line (``wuzi sim clock: FILE: line N: ...``) and nothing is served (exit 1).
+
+The scripts' verbs are documented in ``wuzi.sim.devices.script`` (boards) and
+``wuzi.sim.devices.clock_script`` (clock units).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any, TextIO
 
 from wuzi.link.errors import LinkError, ScriptError
 from wuzi.rules.board import point_name
-from wuzi.sim.devices.runner import monotonic_ms, run_boards
-from wuzi.sim.devices.script import parse_script
+from wuzi.sim.devices.clock_script import ClockStep, parse_clock_script
+from wuzi.sim.devices.runner import monotonic_ms, run_boards, run_devices
+from wuzi.sim.devices.script import Step, parse_script
 from wuzi.sim.devices.virtual_board import Faults, VirtualBoard
+from wuzi.sim.devices.virtual_clock import VirtualClock
 
 
 def _probability(text: str) -> float:
@@ -55,15 +67,69 @@ def _timing(revision: str) -> dict[str, Any]:
     }
 
 
-def _board_command(args: argparse.Namespace) -> int:
+def _read_script(command: str, path: str, parse: Callable[[str], list[Any]]) -> list[Any] | None:
+    """The script's steps, or None after saying on stderr what is wrong (naming the line)."""
     try:
-        with open(args.script, encoding="utf-8") as f:
-            steps = parse_script(f.read())
-    except OSError as exc:
-        print(f"wuzi sim board: cannot read the script: {exc}", file=sys.stderr)
-        return 1
+        with open(path, encoding="utf-8") as f:
+            return parse(f.read())
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"wuzi sim {command}: cannot read the script: {exc}", file=sys.stderr)
     except ScriptError as exc:
-        print(f"wuzi sim board: {args.script}: {exc}", file=sys.stderr)
+        print(f"wuzi sim {command}: {path}: {exc}", file=sys.stderr)
+    return None
+
+
+def _schedule(schedule: Callable[[Any, int], None], steps: list[Any], t0_ms: int) -> None:
+    for step in steps:
+        schedule(step, t0_ms)
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[Callable[[], bool]]:
+    """A ``stop()`` that turns true on SIGTERM or SIGINT: the loop ends at its next turn
+    (within 50 ms), the pty is closed and the command exits 0, as a service stops."""
+    stopped: list[int] = []
+
+    def handler(signum: int, _frame: object) -> None:
+        stopped.append(signum)
+
+    old = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield lambda: bool(stopped)
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
+
+
+def _serve(
+    device: VirtualBoard | VirtualClock,
+    schedule: Callable[[int], object],
+    linger: int | None,
+) -> None:
+    """Print the pty path, boot, ``schedule(start_ms)`` the script, serve until stopped or
+    ``linger`` ms after the script's last step."""
+
+    def announce(path: str) -> None:
+        with suppress(BrokenPipeError):  # nobody reads our stdout any more: serve on
+            print(path, flush=True)
+
+    device.on_replug = announce
+    with _stop_on_signals() as stop:
+        try:
+            announce(device.open_pty())
+            start = monotonic_ms()
+            device.boot(start)
+            schedule(start)
+            until = None if linger is None else device.script_end_ms() + linger
+            run_devices([device], until_ms=until, stop=stop)
+        finally:
+            device.close()
+            device.remove_link()
+
+
+def _board_command(args: argparse.Namespace) -> int:
+    steps: list[Step] | None = _read_script("board", args.script, parse_script)
+    if steps is None:
         return 1
     try:
         _timing(args.revision)
@@ -92,21 +158,33 @@ def _board_command(args: argparse.Namespace) -> int:
         on_physical=on_physical,
         on_change_sent=on_change_sent if trace is not None else None,
     )
-    path = board.open_pty()
-    print(path, flush=True)
-    start = monotonic_ms()
-    board.boot(start)
-    for step in steps:
-        board.schedule(step, start)
-    until = None if args.linger is None else board.script_end_ms() + args.linger
+    board.link_path = args.link
     try:
-        run_boards([board], until_ms=until)
-    except KeyboardInterrupt:
-        pass
+        _serve(board, lambda t0: _schedule(board.schedule, steps, t0), args.linger)
+    except OSError as exc:
+        print(f"wuzi sim board: {exc}", file=sys.stderr)
+        return 1
     finally:
-        board.close()
         if trace is not None:
             trace.close()
+    return 0
+
+
+def _clock_command(args: argparse.Namespace) -> int:
+    clock_steps: list[ClockStep] | None = _read_script("clock", args.script, parse_clock_script)
+    if clock_steps is None:
+        return 1
+    clock = VirtualClock(
+        serial=args.serial,
+        faults=Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed),
+        seed=args.seed,
+    )
+    clock.link_path = args.link
+    try:
+        _serve(clock, lambda t0: _schedule(clock.schedule, clock_steps, t0), args.linger)
+    except OSError as exc:
+        print(f"wuzi sim clock: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -143,15 +221,8 @@ def _boards_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: Any) -> None:
-    sim = subparsers.add_parser("sim", help="simulated boards and clock units on ptys")
-    sub = sim.add_subparsers(dest="sim_command", metavar="SIM_COMMAND")
-    p = sub.add_parser(
-        "board",
-        help="a virtual sensor board on a pty, playing a script",
-        description="Serve a virtual sensor board (running the firmware's logic) on a pty. "
-        "The first stdout line is the pty path; then the script plays.",
-    )
+def _device_options(p: argparse.ArgumentParser, serial: str) -> None:
+    """The options ``wuzi sim board`` and ``wuzi sim clock`` share."""
     p.add_argument("--script", required=True, metavar="FILE", help="the script to play")
     p.add_argument("--noise", type=_probability, default=0.0, metavar="BER", help="bit error rate")
     p.add_argument(
@@ -161,10 +232,7 @@ def register(subparsers: Any) -> None:
         "--dup", type=_probability, default=0.0, metavar="P", help="frame duplication probability"
     )
     p.add_argument("--seed", type=int, default=None, help="seed for faults and boot ids")
-    p.add_argument("--serial", default="SIM-0001", help="the board serial it reports")
-    p.add_argument(
-        "--revision", default="sensor-rev-a", help="board revision whose timing to use (boards/)"
-    )
+    p.add_argument("--serial", default=serial, help=f"the serial it reports (default {serial})")
     p.add_argument(
         "--linger",
         type=int,
@@ -172,8 +240,57 @@ def register(subparsers: Any) -> None:
         metavar="MS",
         help="exit this long after the script's last step (default: serve until stopped)",
     )
+    p.add_argument(
+        "--link",
+        default=None,
+        metavar="PATH",
+        help="keep a symlink at PATH pointing at the current pty (re-pointed on a replug, "
+        "as udev's /dev/wuzi/ names follow a device)",
+    )
+
+
+_REPLUG_HELP = (
+    "A 'replug <ms>' step closes the pty (the port vanishes) and prints the new pty's path "
+    "as a further stdout line when the cable is back. SIGTERM or SIGINT stops it (exit 0)."
+)
+
+
+def register(subparsers: Any) -> None:
+    sim = subparsers.add_parser("sim", help="simulated boards and clock units on ptys")
+    sub = sim.add_subparsers(dest="sim_command", metavar="SIM_COMMAND")
+    p = sub.add_parser(
+        "board",
+        help="a virtual sensor board on a pty, playing a script",
+        description="Serve a virtual sensor board (running the firmware's logic) on a pty. "
+        "The first stdout line is the pty path; then the script plays. Script steps, one a "
+        "line, times in ms from start: '<t> place <point> black|white', '<t> remove <point>', "
+        "'<t> slide <from> <to> black|white', '<t> knock <from> <to>', "
+        "'<t> stuck <point> black|white|both|clear', '<t> slow <ms> <scan_ms>', "
+        "'<t> unplug <ms>' (silent both ways), '<t> reboot' (the MCU resets), "
+        "'<t> stall <ms>' (stops reading its input), '<t> replug <ms>' (the USB cable "
+        "pulled: a power loss; a new pty after ms). " + _REPLUG_HELP,
+    )
+    _device_options(p, "SIM-0001")
+    p.add_argument(
+        "--revision", default="sensor-rev-a", help="board revision whose timing to use (boards/)"
+    )
     p.add_argument("--trace", default=None, metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=_board_command)
+
+    c = sub.add_parser(
+        "clock",
+        help="a virtual clock unit on a pty, playing a script",
+        description="Serve a virtual clock unit (running the firmware's ClockUnit) on a pty. "
+        "The first stdout line is the pty path; then the script plays. Script steps, one a "
+        "line, times in ms from start: '<t> press black|white|0|1 [bounce <n>]' (a player's "
+        "button: black = 0, white = 1, the seats of a match's game 1; held 80 ms), "
+        "'<t> claim [bounce <n>]' (the claim/referee button 2), '<t> unplug <ms>' (silent "
+        "both ways; the unit runs on), '<t> reboot' (a new boot id, its press log lost), "
+        "'<t> stall <ms>' (stops reading its input), '<t> replug <ms>' (the USB cable "
+        "pulled: a power loss; a new pty after ms). " + _REPLUG_HELP,
+    )
+    _device_options(c, "SIMCLK-0001")
+    c.set_defaults(func=_clock_command)
 
     q = sub.add_parser(
         "boards",

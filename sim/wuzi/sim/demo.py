@@ -48,7 +48,7 @@ def _command(args: argparse.Namespace) -> int:
         from wuzi.sim.showcase import play
 
         return play(Path(args.out) if args.out else None, sys.stdout)
-    from wuzi.sim.final.check import check_run
+    from wuzi.sim.final.check import check_notes, check_run
     from wuzi.sim.final.run import RunError, RunOptions, VenueRun
 
     window = not args.headless and bool(
@@ -87,6 +87,8 @@ def _command(args: argparse.Namespace) -> int:
     print("\nfinal standings:")
     for line in result.standings:
         print(f"  {line['place']:>2}  {line['team']}")
+    for note in check_notes(out):
+        print(f"note: {note}")
     problems = check_run(out) + result.problems
     print(f"\nrecords, results and standings in {out}/ (screens in {out}/screens)")
     if problems:

@@ -14,6 +14,18 @@ to the instant an observer on the bus receives the ``move`` TableEvent. Both ins
 read from this process's monotonic clock. It is the whole path: pty, link, rules, journal
 fsync, broker, observer.
 
+``host.press_after_stone_ms_p99``: a player in time trouble presses right after the stone,
+before the board has reported it (the debounce, the 150 ms settle and a confirmation lie
+between the stone and the host). One ``wuzi host`` process serving six tables; every round
+puts a stone on each and presses its clock 0, 20, 50, 100, 150 and 200 ms after it (one
+offset per table, the offsets turning round the tables from round to round). The time runs
+from the instant the clock unit's MCU emits the press frame to the instant the observer
+receives the ``move`` — which the host publishes only once it is journaled — so it
+includes the wait for the board to vouch for the position at the press.
+``host.press_after_stone_infractions``: how many of those presses were judged a press
+without a stone (``press_without_stone`` / ``loss_pending`` alerts): it must be 0. The bench
+prints it; it does not assert it (a round with one ends the run early).
+
 ``host.recovery_s_24_tables``: a journal holding a 200-move game on each of 24 tables
 (written in-process through ``TableRuntime``, everything marked sent, as a host that was
 SIGKILL-ed with a quiet outbox leaves it); then ``wuzi host`` is started as a subprocess
@@ -30,6 +42,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from wuzi.bus.schemas import Message, TableEvent
 from wuzi.host.table_runtime import Record, TableRuntime
 from wuzi.journal import Journal
 from wuzi.journal.journal import measure_append_us
@@ -46,6 +59,9 @@ from wuzi.sim.box import (
     wait_for,
     write_venue,
 )
+from wuzi.sim.devices.runner import monotonic_ms
+from wuzi.sim.devices.virtual_board import VirtualBoard
+from wuzi.sim.devices.virtual_clock import VirtualClock
 from wuzi.table.inputs import ClockPressed, StoneSettled, TableSetup
 
 Emit = Callable[[str, float, str], None]
@@ -53,6 +69,9 @@ Emit = Callable[[str, float, str], None]
 TABLES = 24
 RECOVERY_MOVES = 200
 PRESS_GAP_S = 0.010
+PRESS_OFFSETS_MS = (0, 20, 50, 100, 150, 200)
+"""How long after its stone each press of ``host.press_after_stone_ms_p99`` comes."""
+INFRACTION_REASONS = frozenset({"press_without_stone", "loss_pending"})
 S = 1_000_000_000
 WALL_MS = 1_780_000_000_000
 
@@ -65,6 +84,10 @@ def run(emit: Emit, quick: bool) -> None:
         emit(
             "host.move_latency_p99_ms", move_latency_p99_ms(Path(folder), 2 if quick else 20), "ms"
         )
+    with tempfile.TemporaryDirectory(prefix="wuzi-bench-press-") as folder:
+        p99_ms, infractions = press_after_stone(Path(folder), 2 if quick else 10)
+    emit("host.press_after_stone_ms_p99", p99_ms, "ms")
+    emit("host.press_after_stone_infractions", infractions, "count")
     with tempfile.TemporaryDirectory(prefix="wuzi-bench-recovery-") as folder:
         emit("host.recovery_s_24_tables", recovery_s(Path(folder)), "s")
 
@@ -92,12 +115,16 @@ def game_moves(count: int) -> list[int]:
 # --- move latency ----------------------------------------------------------------------
 
 
+def p99_ms(latencies_ns: list[int]) -> float:
+    """The 99th percentile (nearest rank) of ``latencies_ns``, in ms."""
+    ordered = sorted(latencies_ns)
+    at = min(len(ordered) - 1, max(0, -(-99 * len(ordered) // 100) - 1))
+    return ordered[at] / 1e6
+
+
 def move_latency_p99_ms(folder: Path, rounds: int) -> float:
     """p99 of ``rounds`` moves on each of the 24 tables (see the module docstring)."""
-    latencies_ns = _play_rounds(folder, rounds)
-    latencies_ns.sort()
-    at = min(len(latencies_ns) - 1, max(0, -(-99 * len(latencies_ns) // 100) - 1))
-    return latencies_ns[at] / 1e6
+    return p99_ms(_play_rounds(folder, rounds))
 
 
 def _play_rounds(folder: Path, rounds: int) -> list[int]:
@@ -149,6 +176,100 @@ def _play_rounds(folder: Path, rounds: int) -> list[int]:
 def _all_alive(host: HostProcess, ready: Callable[[int], bool]) -> bool:
     host.check_alive()
     return all(ready(n) for n in range(1, TABLES + 1))
+
+
+# --- presses right after the stone ----------------------------------------------------
+
+
+class AlertCounter(Observer):
+    """The bench observer, also counting the infraction alerts per table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.infractions: dict[int, int] = {}
+
+    def __call__(self, topic: str, message: Message) -> None:
+        super().__call__(topic, message)
+        if (
+            isinstance(message, TableEvent)
+            and message.kind == "alert"
+            and message.data.get("reason") in INFRACTION_REASONS
+        ):
+            with self.lock:
+                count = self.infractions.get(message.table, 0)
+                self.infractions[message.table] = count + 1
+
+    def infraction_count(self, table: int) -> int:
+        with self.lock:
+            return self.infractions.get(table, 0)
+
+
+def press_after_stone(folder: Path, rounds: int) -> tuple[float, int]:
+    """(p99 ms, infractions) of ``rounds`` rounds of presses 0–200 ms after the stone on
+    six tables (see the module docstring). An infraction ends the run after its round:
+    the table's game has gone another way than the bench's."""
+    broker = Broker(folder)
+    broker.start()
+    tables = len(PRESS_OFFSETS_MS)
+    sim = SimTables(tables)
+    observer = AlertCounter()
+    venue_id = new_venue_id()
+    host = HostProcess(write_venue(folder, venue_id, broker.url, sim), folder / "state")
+    bus = None
+    numbers = range(1, tables + 1)
+    try:
+        bus = subscribe_observer(broker.url, venue_id, observer)
+        host.start()
+        wait_for(lambda: _alive(host, numbers, lambda n: n in observer.states), 30, "states")
+        latencies: list[int] = []
+        for r, point in enumerate(game_moves(rounds)):
+            colour, button = (1, 0) if r % 2 == 0 else (2, 1)
+            done = {n: (observer.move_count(n), observer.infraction_count(n)) for n in numbers}
+            for n in numbers:
+                offset_ms = PRESS_OFFSETS_MS[(n + r) % tables]
+                board, clock = sim.boards[n - 1], sim.clocks[n - 1]
+                now_ms = monotonic_ms()
+                clock.press_ns = None
+                board.at(now_ms, _stone(board, point, colour))
+                clock.at(now_ms + offset_ms, _press(clock, button))
+
+            def settled(n: int, done: dict[int, tuple[int, int]] = done) -> bool:
+                moves, infractions = done[n]
+                return observer.move_count(n) > moves or observer.infraction_count(n) > infractions
+
+            wait_for(lambda: _alive(host, numbers, settled), 30, f"round {r + 1}'s presses")
+            for n in numbers:
+                if observer.move_count(n) > done[n][0]:
+                    got, received_ns = observer.last_move(n)
+                    pressed_ns = sim.clocks[n - 1].press_ns
+                    if got != point or pressed_ns is None:
+                        raise RuntimeError(f"table {n}: move {got} for {point}, press {pressed_ns}")
+                    latencies.append(received_ns - pressed_ns)
+            if any(observer.infraction_count(n) for n in numbers):
+                break
+        infractions = sum(observer.infraction_count(n) for n in numbers)
+        if not latencies:
+            raise RuntimeError("no press after a stone was judged a move")
+        return p99_ms(latencies), infractions
+    finally:
+        host.kill()
+        if bus is not None:
+            bus.close()
+        sim.close()
+        broker.stop()
+
+
+def _stone(board: VirtualBoard, point: int, colour: int) -> Callable[[], None]:
+    return lambda: board.set_cell(point, colour)
+
+
+def _press(clock: VirtualClock, button: int) -> Callable[[], None]:
+    return lambda: clock.press(button, monotonic_ms())
+
+
+def _alive(host: HostProcess, numbers: range, ready: Callable[[int], bool]) -> bool:
+    host.check_alive()
+    return all(ready(n) for n in numbers)
 
 
 # --- recovery --------------------------------------------------------------------------

@@ -44,9 +44,12 @@ Not followed: a referee's take-back or correction of a stone (the state's moves 
 extend the player's: ``problem`` says so and the player stops).
 
 **The truth.** ``truth()`` is what the bots played, in order, in notation (``h8``), and
-``truth_points()`` the same as points: each stone when its hand put it down, the kept
-fifth-move offer when White chose it — never read back from the host, so a fault test
-can compare it with the recorded moves.
+``truth_points()`` the same as points: each stone once its hand put it down *and* pressed
+the clock for it, the kept fifth-move offer when White chose it (the confirming press) —
+never read back from the host, so a fault test can compare it with the recorded moves. A
+stone put down whose press never went (the flag fell, or the game ended otherwise, before
+the mover pressed) is not a move under the rules: it is not in ``truth()`` but in
+``unpressed()``, so a check can say what it is instead of calling the record wrong.
 """
 
 from __future__ import annotations
@@ -215,7 +218,8 @@ class TablePlayer:
         self._displays: list[bytes] = [b"", b""]
         self._wood: dict[Point, Colour] = {}
         self._my_offers: list[Point] = []
-        self._truth: list[Point] = []
+        self._truth: list[Point] = []  # every move's stone, in order, once put down
+        self._pressed: set[Point] = set()  # those whose turn-ending press was made
         self._plans: dict[int, bot.BotAction | None] = {}
         self._task: _Task | None = None
         self._quiet_until_ms = 0
@@ -303,11 +307,17 @@ class TablePlayer:
         return self._state
 
     def truth(self) -> list[str]:
-        """The moves the bots played, in order, in notation (``["h8", "i9", …]``)."""
-        return [point_name(p) for p in self._truth]
+        """The moves the bots completed (stone and press), in order, in notation
+        (``["h8", "i9", …]``)."""
+        return [point_name(p) for p in self.truth_points()]
 
     def truth_points(self) -> list[Point]:
-        return list(self._truth)
+        return [p for p in self._truth if p in self._pressed]
+
+    def unpressed(self) -> list[str]:
+        """The stones put down as moves whose press was never made, in notation: at most
+        the last, when the game ended (a flag fell, a result was set) before its press."""
+        return [point_name(p) for p in self._truth if p not in self._pressed]
 
     def wood(self) -> dict[Point, Colour]:
         """What the player's hands put on the sensor board and left there."""
@@ -573,6 +583,7 @@ class TablePlayer:
             out += self._reseat(task, now_ms)
         elif held:
             out.append(Press(now_ms, self._button(task.seat)))
+            self._pressed.add(task.point)
             self._sent(task, now_ms)
             self._wake(now_ms + self.config.retry_ms)
         return out
@@ -720,6 +731,7 @@ class TablePlayer:
         if shown == target:
             if task.point is not None and task.point not in self._truth:
                 self._truth.append(task.point)  # the offer White keeps stands as move 5
+                self._pressed.add(task.point)  # chosen by this very press
             task.confirm_ms = now_ms
             task.next_ms = now_ms + gap
             self._wake(now_ms + self.config.retry_ms)

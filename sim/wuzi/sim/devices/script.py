@@ -10,6 +10,15 @@ One step a line, ``<t_ms> <verb> ...``, times from the start of the run, ``#`` s
     2500  knock h7 h6            # a stone knocked to another point (extension)
     2600  stuck a1 black         # a latch sticks on (extension; "clear" to free it)
     2700  slow 1000 25           # for 1000 ms the MCU scans every 25 ms (extension)
+    3000  stall 2000             # the MCU stops reading its input for 2000 ms: the host's
+                                 # writes pile up in the pty until it is full; the board
+                                 # still scans and sends its own frames
+    6000  replug 1500            # the USB cable is pulled: the pty closes (the host's read
+                                 # fails, the port is gone); 1500 ms later a new pty opens
+                                 # under a new path (printed as a new stdout line; --link
+                                 # follows it). The board is powered by the cable: the MCU
+                                 # reboots (new boot id, empty RAM log), the stones stay,
+                                 # so the host resyncs from its snapshot
 
 ``parse_script`` is pure and checks everything, naming the line of the first mistake.
 """
@@ -22,7 +31,19 @@ from wuzi.link.errors import ScriptError
 from wuzi.rules.board import Colour, parse_point
 from wuzi.rules.errors import InvalidPointError
 
-VERBS = ("place", "remove", "slide", "unplug", "reboot", "knock", "stuck", "slow")
+VERBS = (
+    "place",
+    "remove",
+    "slide",
+    "unplug",
+    "reboot",
+    "knock",
+    "stuck",
+    "slow",
+    "stall",
+    "replug",
+)
+LINK_VERBS = ("unplug", "stall", "replug")  # '<t_ms> <verb> <ms>': the same for every device
 
 
 @dataclass(frozen=True)
@@ -31,7 +52,7 @@ class Step:
     verb: str
     points: tuple[int, ...] = ()
     colour: Colour | None = None
-    ms: int = 0  # unplug/slow duration
+    ms: int = 0  # unplug/stall/replug/slow duration
     arg: int = 0  # slow: scan period in ms; stuck: latch code (0 clears)
     line: int = 0
 
@@ -65,17 +86,32 @@ def _args(words: list[str], n: int, usage: str, lineno: int) -> None:
         raise ScriptError(f"line {lineno}: expected '{usage}', got {' '.join(words)!r}")
 
 
+def link_ms(words: list[str], lineno: int) -> int:
+    """The duration of a link fault step (``<t_ms> unplug|stall|replug <ms>``)."""
+    verb = words[1].lower()
+    _args(words, 3, f"<t_ms> {verb} <ms>", lineno)
+    return _int(words[2], f"the {verb} time", lineno)
+
+
+def split_line(raw: str, lineno: int) -> tuple[int, str, list[str]] | None:
+    """A script line's time, verb (lower case) and words, None for a blank or comment
+    line; raises ScriptError for a line without a time and a verb."""
+    words = raw.split("#", 1)[0].split()
+    if not words:
+        return None
+    if len(words) < 2:
+        raise ScriptError(f"line {lineno}: expected '<t_ms> <verb> ...', got {raw.strip()!r}")
+    return _int(words[0], "the time", lineno), words[1].lower(), words
+
+
 def parse_script(text: str) -> list[Step]:
     """Steps in time order (stable for equal times); raises ScriptError naming the line."""
     steps: list[Step] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
-        words = raw.split("#", 1)[0].split()
-        if not words:
+        parsed = split_line(raw, lineno)
+        if parsed is None:
             continue
-        if len(words) < 2:
-            raise ScriptError(f"line {lineno}: expected '<t_ms> <verb> ...', got {raw.strip()!r}")
-        t = _int(words[0], "the time", lineno)
-        verb = words[1].lower()
+        t, verb, words = parsed
         if verb == "place":
             _args(words, 4, "<t_ms> place <point> black|white", lineno)
             steps.append(
@@ -95,9 +131,8 @@ def parse_script(text: str) -> list[Step]:
             steps.append(
                 Step(t, verb, (_point(words[2], lineno), _point(words[3], lineno)), line=lineno)
             )
-        elif verb == "unplug":
-            _args(words, 3, "<t_ms> unplug <ms>", lineno)
-            steps.append(Step(t, verb, ms=_int(words[2], "the unplug time", lineno), line=lineno))
+        elif verb in LINK_VERBS:
+            steps.append(Step(t, verb, ms=link_ms(words, lineno), line=lineno))
         elif verb == "reboot":
             _args(words, 2, "<t_ms> reboot", lineno)
             steps.append(Step(t, verb, line=lineno))

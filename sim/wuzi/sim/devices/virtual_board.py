@@ -8,11 +8,19 @@ The MCU's clock starts at 0 on every (re)boot, as on the RP2040. Faults:
 * ``drop`` / ``dup``: a whole frame is lost / sent twice (MCU -> host; host -> MCU chunks drop);
 * ``unplug``: silence both ways for a while (the board goes on scanning and logging);
 * ``reboot``: the MCU resets: a new boot id, an empty RAM log, the stones stay where they are;
-* ``slow``: scans come further apart for a while (a busy or throttled MCU).
+* ``slow``: scans come further apart for a while (a busy or throttled MCU);
+* ``stall``: the MCU stops reading its input for a while (a wedged USB stack): the host's
+  writes fill the pty and then block or fail with EAGAIN, while the board's own frames
+  still go out;
+* ``replug``: the USB cable is pulled and put back: the pty is closed (the host's read of
+  its port fails: the device node is gone) and a new one opens later under a new path,
+  which ``on_replug`` is told and a ``link_path`` symlink follows (as udev's /dev/wuzi/
+  names follow a device). The cable powers the board, so the MCU reboots on the way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import heapq
 import math
@@ -102,19 +110,62 @@ class FramePort:
 
 class PtyDevice:
     """The host end of a virtual device is a pty: the host opens ``path`` with pyserial as
-    it opens /dev/wuzi/board-N, and the device reads and writes the non-blocking master."""
+    it opens /dev/wuzi/board-N, and the device reads and writes the non-blocking master.
+
+    ``link_path``: a symlink kept pointing at the current pty (re-pointed atomically on
+    every ``open_pty``), as udev keeps /dev/wuzi/board-N pointing at the device wherever
+    the kernel put it. ``on_replug(path)``: told the new path when a pulled cable is
+    plugged in again. ``stalled_until_ms``: the device reads nothing before then
+    (``reading_fd`` is -1), so what the host writes stays in the pty."""
 
     def __init__(self) -> None:
         self.master_fd = -1
         self.slave_fd = -1
         self.path = ""
+        self.link_path: str | None = None
+        self.on_replug: Callable[[str], None] | None = None
+        self.stalled_until_ms = 0
+        self.pulled_until_ms = 0  # the cable is out until then (``replug``)
+        self.replugs = 0
 
-    def open_pty(self) -> str:
-        self.master_fd, self.slave_fd = os.openpty()
-        tty.setraw(self.slave_fd)  # no echo, no line editing, before anyone opens it
-        os.set_blocking(self.master_fd, False)
-        self.path = os.ttyname(self.slave_fd)
+    def open_pty(self, *, avoid: str | None = None) -> str:
+        """Open a new pty (raw, the master non-blocking) and point ``link_path`` at it.
+        ``avoid``: a path it must not have — the kernel reuses a freed pty number at once,
+        and a replugged device must show up under a new node to test what a host does
+        with a device that comes back elsewhere (the same node is the plain reopen)."""
+        master, slave = os.openpty()
+        if avoid is not None and os.ttyname(slave) == avoid:
+            again = os.openpty()  # the old pair still holds the freed number
+            os.close(master)
+            os.close(slave)
+            master, slave = again
+        tty.setraw(slave)  # no echo, no line editing, before anyone opens it
+        os.set_blocking(master, False)
+        self.master_fd, self.slave_fd = master, slave
+        self.path = os.ttyname(slave)
+        if self.link_path is not None:
+            self._point_link(self.link_path)
         return self.path
+
+    def _point_link(self, link: str) -> None:
+        """Point the symlink ``link`` at ``path`` in one step: a host resolving it sees
+        the old target or the new one, never no link (a symlink to a temporary name,
+        renamed over the old one)."""
+        tmp = f"{link}.{os.getpid()}.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        os.symlink(self.path, tmp)
+        os.replace(tmp, link)
+
+    def remove_link(self) -> None:
+        """Remove ``link_path`` if it still points at this device (a device gone for good:
+        udev removes its symlink; a link re-pointed by someone else is left alone)."""
+        link = self.link_path
+        if link is None:
+            return
+        with contextlib.suppress(OSError):
+            if os.readlink(link) == self.path:
+                os.unlink(link)
 
     def close(self) -> None:
         """Close the pty: to the host the device node is gone, as when a cable is pulled;
@@ -128,9 +179,45 @@ class PtyDevice:
     def fileno(self) -> int:
         return self.master_fd
 
+    def reading_fd(self, now_ms: int) -> int:
+        """The fd to wait on for the host's bytes at ``now_ms``: -1 while the pty is closed
+        (a pulled cable) or the device is stalled (it reads nothing)."""
+        if now_ms < self.stalled_until_ms:
+            return -1
+        return self.master_fd
+
+    def stall(self, now_ms: int, ms: int) -> None:
+        """Stop reading the host's bytes for ``ms`` (the device's own frames still go)."""
+        self.stalled_until_ms = max(self.stalled_until_ms, now_ms + ms)
+
+    def pull(self, now_ms: int, ms: int) -> None:
+        """The cable out at ``now_ms`` for ``ms``: the pty closes now; ``plug_in`` at the
+        end opens a new one (a later pull meanwhile extends the time out)."""
+        self.pulled_until_ms = max(self.pulled_until_ms, now_ms + ms)
+        self.close()
+
+    def plug_in(self, now_ms: int) -> None:
+        """The cable back (if its time out is over): a new pty under a new path, the link
+        re-pointed, ``on_replug`` told."""
+        if self.master_fd >= 0 or now_ms < self.pulled_until_ms:
+            return
+        path = self.open_pty(avoid=self.path or None)
+        self.replugs += 1
+        if self.on_replug is not None:
+            self.on_replug(path)
+
+    def _stall_wake(self, now_ms: int, wake_ms: int) -> int:
+        """``wake_ms``, or the end of a stall before it (the runner must then select the
+        fd again)."""
+        if self.stalled_until_ms > now_ms:
+            return min(wake_ms, self.stalled_until_ms)
+        return wake_ms
+
     def _write_master(self, chunk: bytes) -> bool:
-        """Write ``chunk`` to the pty master; False when nobody is reading (the bytes are
-        lost, as on a real cable)."""
+        """Write ``chunk`` to the pty master; False when nobody is reading or the cable is
+        out (the bytes are lost, as on a real cable)."""
+        if self.master_fd < 0:
+            return False
         try:
             os.write(self.master_fd, chunk)
         except OSError as exc:
@@ -184,6 +271,7 @@ class VirtualBoard(PtyDevice):
         self.next_scan_ms = 0
         self._actions: list[tuple[int, int, Callable[[], None]]] = []
         self._action_seq = 0
+        self._script_end_ms = 0
         self.bytes_out = 0
         self.bytes_lost = 0
 
@@ -236,6 +324,14 @@ class VirtualBoard(PtyDevice):
     def unplug(self, now_ms: int, ms: int) -> None:
         self.silent_until_ms = max(self.silent_until_ms, now_ms + ms)
 
+    def replug(self, now_ms: int, ms: int) -> None:
+        """The USB cable pulled for ``ms``: the pty closes, the MCU loses power (the stones
+        stay on the wood); at plug-in a new pty opens and the MCU boots afresh."""
+        self.pull(now_ms, ms)
+        self.mcu = None
+        self.down_until_ms = max(self.down_until_ms, self.pulled_until_ms)
+        self.at(self.pulled_until_ms, lambda: self.plug_in(self.now_ms))
+
     def slow(self, now_ms: int, ms: int, period_ms: int) -> None:
         self.scan_ms = period_ms
         self.slow_until_ms = now_ms + ms
@@ -265,11 +361,11 @@ class VirtualBoard(PtyDevice):
         wake = self.next_scan_ms if self.mcu is not None else self.down_until_ms
         if self._actions:
             wake = min(wake, self._actions[0][0])
-        return wake
+        return self._stall_wake(self.now_ms, wake)
 
     def on_readable(self, now_ms: int) -> None:
         self.now_ms = now_ms
-        if self.master_fd < 0:
+        if self.reading_fd(now_ms) < 0:
             return
         try:
             data = os.read(self.master_fd, 4096)
@@ -325,6 +421,12 @@ class VirtualBoard(PtyDevice):
         elif step.verb == "unplug":
             ms = step.ms
             self.at(t, lambda: self.unplug(t, ms))
+        elif step.verb == "stall":
+            ms = step.ms
+            self.at(t, lambda: self.stall(t, ms))
+        elif step.verb == "replug":
+            ms = step.ms
+            self.at(t, lambda: self.replug(t, ms))
         elif step.verb == "reboot":
             self.at(t, lambda: self.reboot(t))
         elif step.verb == "stuck":
@@ -333,6 +435,7 @@ class VirtualBoard(PtyDevice):
         elif step.verb == "slow":
             ms, period = step.ms, step.arg
             self.at(t, lambda: self.slow(t, ms, period))
+        self._script_end_ms = max(self._script_end_ms, t + step.ms)
 
     def _stick(self, point: int, code: int) -> None:
         self.table.set_stuck(point, code)
@@ -340,4 +443,5 @@ class VirtualBoard(PtyDevice):
             self.mcu.self_test(self.now_ms - self.boot_ms)
 
     def script_end_ms(self) -> int:
-        return max((a[0] for a in self._actions), default=self.now_ms)
+        """When the last scheduled step is over (a fault's duration counted)."""
+        return max(max((a[0] for a in self._actions), default=self.now_ms), self._script_end_ms)

@@ -8,7 +8,13 @@ clock runs only while the table is playing, so its total use is at most the time
 bots spent on their moves plus the hands' own slack — never the length of an outage);
 and every one of the 16 places is given once.
 
-Pure reading: ``check_run`` returns the problems, an empty list when all holds.
+The bots' moves are the moves they completed — a stone put down *and* the clock pressed
+for it. A stone put down whose press never came (the flag fell first, or the referee set
+the result) is not a move and is rightly missing from the record; the truth file lists it
+under ``unpressed`` and ``check_notes`` reports it as the information it is.
+
+Pure reading: ``check_run`` returns the problems, an empty list when all holds;
+``check_notes`` what is worth saying but is no problem.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-__all__ = ["check_run", "director_results", "load_truths"]
+__all__ = ["check_notes", "check_run", "director_results", "load_truths"]
 
 
 SLACK_MS = 1500  # what the people's view of a turn may differ from the host's (an
@@ -27,8 +33,24 @@ SLACK_MS = 1500  # what the people's view of a turn may differ from the host's (
 
 
 def load_truths(out: Path) -> dict[str, list[str]]:
-    """game id -> the moves the bots played (``truth/*.json``)."""
+    """game id -> the moves the bots completed, stone and press (``truth/*.json``)."""
     return {game_id: value[0] for game_id, value in _truth_files(out).items()}
+
+
+def check_notes(out: Path) -> list[str]:
+    """What the run in ``out`` shows that is no problem: the stones the bots put down but
+    never pressed for (``unpressed`` in ``truth/*.json``), one line a game."""
+    notes = []
+    for path in sorted((out / "truth").glob("*.json")):
+        value = json.loads(path.read_text(encoding="utf-8"))
+        unpressed = [str(p) for p in value.get("unpressed", [])]
+        if unpressed:
+            stones = ", ".join(unpressed)
+            notes.append(
+                f"{value['game_id']}: {stones} put down but never pressed (the game ended "
+                f"first): not a move, rightly not in the record"
+            )
+    return notes
 
 
 def _truth_files(out: Path) -> dict[str, tuple[list[str], list[Any]]]:

@@ -179,6 +179,8 @@ class TableHands:
     timer: TurnTimer = field(default_factory=TurnTimer)
     turns: dict[str, list[tuple[int, int] | None]] = field(default_factory=dict)  # by game
     truths: dict[str, list[str]] = field(default_factory=dict)  # game id -> bots' moves
+    # game id -> stones put down but never pressed (not moves: the game ended first)
+    unpressed: dict[str, list[str]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     _inbox: list[Message] = field(default_factory=list)
     _sent: dict[str, int] = field(default_factory=dict)  # request key -> when sent
@@ -251,6 +253,7 @@ class TableHands:
             return
         if state.status == "finished" and game.cleared_ms is None:
             self.truths[game.assignment.game_id] = game.player.truth()
+            self.unpressed[game.assignment.game_id] = game.player.unpressed()
             self.turns[game.assignment.game_id] = list(game.turns)
             game.driver.clear(now_ms)
             game.cleared_ms = now_ms

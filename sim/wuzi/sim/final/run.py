@@ -446,6 +446,7 @@ class VenueRun:
                     "table": hands.number,
                     "moves": moves,
                     "turns": hands.turns.get(game_id, []),
+                    "unpressed": hands.unpressed.get(game_id, []),
                 }
                 _write_json(self.out / "truth" / f"{name}.json", truth)
                 record = self._record_path(game_id)
