@@ -7,7 +7,8 @@ so a device pulled and plugged back on a new pty is found again. The host is the
 service started as systemd starts it. For each table the drill checks what the referees
 were told (an alert naming the device), that the clock was held, that no player was
 charged an infraction, and that the other tables played on; at the end the journal, the
-retained state and the events published all hold what was played.
+retained state, the events published and each game's record (the referee ends every
+game) all hold what was played.
 
 The scripts' times count from the simulators' start: the host is started right after
 them, and the first stone falls 8 s in, so a loaded machine has time to bring the host up.
@@ -15,6 +16,7 @@ them, and the first stone falls 8 s in, so a loaded machine has time to bring th
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -215,6 +217,16 @@ def test_every_fault_is_its_tables_alone_and_costs_no_player(
         if not t.fault:
             assert not any(r == "board" for r in reasons), (t.number, alerts(host, t.number))
     assert set(host.observer.links_down) == {2, 3}, host.observer.links_down
+    game_ids = {t.number: host.observer.states[t.number].game_id for t in tables}
+    for t in tables:  # the referee ends each game: its record is written
+        reply = host.command("set-result", t.number, winner=None, reason="agreement")
+        assert reply["ok"], reply
+    records = host.tmp / "state" / "records"
+    wait_for(
+        lambda: all((records / f"{game_ids[t.number]}.json").exists() for t in tables),
+        20,
+        "every game's record",
+    )
     assert host.stop() == 0, host.log()
     assert "Traceback" not in host.log(), host.log()
 
@@ -228,3 +240,5 @@ def test_every_fault_is_its_tables_alone_and_costs_no_player(
             assert [m.point for m in runtime.session.game.moves] == expected, t.number
             assert list(host.observer.states[t.number].moves) == expected, t.number
             assert host.observer.moves(t.number) == expected, t.number
+            record = json.loads((records / f"{game_ids[t.number]}.json").read_text("utf-8"))
+            assert record["moves"] == list(t.moves), (t.number, record["moves"])

@@ -116,3 +116,46 @@ def test_a_stone_never_pressed_is_a_note_not_a_problem(tmp_path: Path) -> None:
 
 def test_a_run_without_unpressed_stones_has_no_notes(tmp_path: Path) -> None:
     assert check_notes(make_run(tmp_path)) == []
+
+
+def flagged_run(tmp: Path, late: dict[str, int] | None, detail: str = "black's flag fell") -> Path:
+    """The bots completed h10 (Black's third move), the record stops at h9: Black lost on
+    time, and the hands' timing of h10's turn is ``late``."""
+    make_run(tmp, recorded=["h8", "h9"])
+    record_path = tmp / "games" / "r1-m1-b1.json"
+    record = json.loads(record_path.read_text())
+    record["result"] = "white"
+    record["black_seat"] = "first"  # the director holds 'white' as the winning seat's colour
+    record["termination"] = {"reason": "referee", "detail": f"referee: {detail}", "t_ms": 9}
+    record["move_details"] = record["move_details"][:2]
+    record_path.write_text(json.dumps(record))
+    if late is not None:
+        truth_path = tmp / "truth" / "r1-m1-b1.json"
+        truth = json.loads(truth_path.read_text())
+        truth["late"] = late
+        truth_path.write_text(json.dumps(truth))
+    return tmp
+
+
+def test_a_press_after_the_flag_is_a_note_not_a_problem(tmp_path: Path) -> None:
+    """The hands pressed 320 ms into a turn with 54 ms left: the flag fell first, the
+    stone is no move, the record is right without it, and the notes say why."""
+    run = flagged_run(tmp_path, {"turn_ms": 320, "stopped_ms": 0, "left_ms": 54})
+    assert not [p for p in check_run(run) if "bots played" in p]
+    assert check_notes(run) == [
+        "r1-m1-b1: h10 pressed 320 ms into a turn with 54 ms left: after the flag fell, "
+        "not a move, rightly not in the record"
+    ]
+
+
+def test_a_move_lost_in_good_time_is_still_caught(tmp_path: Path) -> None:
+    """A press well inside the mover's time that the record lacks is a lost move, flag or
+    not; so is a short record without a flag, or without the hands' timing."""
+    for late, detail in (
+        ({"turn_ms": 400, "stopped_ms": 0, "left_ms": 60000}, "black's flag fell"),
+        ({"turn_ms": 320, "stopped_ms": 0, "left_ms": 54}, "agreed draw"),
+        (None, "black's flag fell"),
+    ):
+        folder = tmp_path / f"{detail}-{late is None}-{late and late['left_ms']}"
+        run = flagged_run(folder, late, detail)
+        assert [p for p in check_run(run) if "bots played" in p], (late, detail)

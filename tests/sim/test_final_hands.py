@@ -172,3 +172,17 @@ def test_a_stone_down_when_the_flag_fell_is_kept_apart_from_the_moves() -> None:
     table.tick(500)
     assert table.truths == {"g1": []}
     assert table.unpressed == {"g1": [point_name(stone)]}
+
+
+def test_the_turn_timer_times_a_press_the_state_never_showed() -> None:
+    """White's move 2 shows Black 54 ms left; the hands complete move 3 320 ms later, but
+    the state never shows it (the flag fell first): its turn is kept for the check."""
+    timer, turns = TurnTimer(boot="b1"), []  # type: list[tuple[int, int] | None]
+    up = HostStatus("pi-1", True, (1,), "b1", 0)
+    timer.tick(state("g", "playing"), up, 0)
+    timer.moved(1, 0, turns, state("g", "playing", (1,)))
+    shown = TableState(1, "g", 2, "playing", (1, 2), 54, 2000, None, None, 0)
+    timer.moved(2, 600, turns, shown)
+    assert timer.late_turn(3, 920) == (320, 0, 54)
+    assert timer.late_turn(2, 920) is None  # every completed move was shown
+    assert timer.late_turn(3, 500) is None  # no press after the last move's

@@ -46,6 +46,7 @@ from typing import Any
 from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, verify
 from wuzi.bus.client import BusClient, RetainedMessage
+from wuzi.bus.identity import client_id
 from wuzi.bus.schemas import (
     DIRECTOR_ACTIONS,
     ArbiterCommand,
@@ -340,7 +341,7 @@ class HostService:
 
         self.bus = BusClient(
             self.options.broker_url or broker.url,
-            f"wuzi-host-{host}",
+            client_id(venue, "host", host),  # unique across venues sharing a broker
             username=username,
             password=password,
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wuzi.bus.client import BusClient
+from wuzi.bus.identity import throwaway_client_id
 from wuzi.bus.schemas import Message, RefereeState, TableEvent, TableState
 from wuzi.sim.devices.runner import monotonic_ms, run_boards
 from wuzi.sim.devices.virtual_board import VirtualBoard
@@ -273,7 +274,7 @@ class Observer:
 
 
 def subscribe_observer(broker_url: str, venue_id: str, observer: Observer) -> BusClient:
-    bus = BusClient(broker_url, "bench-observer-" + venue_id)
+    bus = BusClient(broker_url, throwaway_client_id(venue_id, "tool"))
     bus.subscribe(f"wuzi/v1/{venue_id}/#", observer)
     bus.connect()
     if not (bus.wait_connected(10) and bus.wait_subscribed(10)):

@@ -150,7 +150,9 @@ class PtyDevice:
     def _point_link(self, link: str) -> None:
         """Point the symlink ``link`` at ``path`` in one step: a host resolving it sees
         the old target or the new one, never no link (a symlink to a temporary name,
-        renamed over the old one)."""
+        renamed over the old one). Its folder is made if missing, as udev makes
+        /dev/wuzi/by-serial/ for the first device."""
+        os.makedirs(os.path.dirname(link) or ".", exist_ok=True)
         tmp = f"{link}.{os.getpid()}.tmp"
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

@@ -11,7 +11,10 @@ and every one of the 16 places is given once.
 The bots' moves are the moves they completed — a stone put down *and* the clock pressed
 for it. A stone put down whose press never came (the flag fell first, or the referee set
 the result) is not a move and is rightly missing from the record; the truth file lists it
-under ``unpressed`` and ``check_notes`` reports it as the information it is.
+under ``unpressed`` and ``check_notes`` reports it as the information it is. So is a
+stone pressed after its mover's flag fell (the hands' own timing of that turn, ``late`` in
+the truth file, used up the time the state showed the mover had left): the clock had
+stopped, the record rightly ends without it (`pressed_after_flag`).
 
 Pure reading: ``check_run`` returns the problems, an empty list when all holds;
 ``check_notes`` what is worth saying but is no problem.
@@ -25,7 +28,13 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-__all__ = ["check_notes", "check_run", "director_results", "load_truths"]
+__all__ = [
+    "check_notes",
+    "check_run",
+    "director_results",
+    "load_truths",
+    "pressed_after_flag",
+]
 
 
 SLACK_MS = 1500  # what the people's view of a turn may differ from the host's (an
@@ -50,7 +59,49 @@ def check_notes(out: Path) -> list[str]:
                 f"{value['game_id']}: {stones} put down but never pressed (the game ended "
                 f"first): not a move, rightly not in the record"
             )
+        late = value.get("late")
+        record_path = out / "games" / f"{_safe(str(value['game_id']))}.json"
+        if isinstance(late, dict) and record_path.exists():
+            record = json.loads(record_path.read_text(encoding="utf-8"))
+            moves = [str(m) for m in value["moves"]]
+            if record.get("moves") != moves and pressed_after_flag(record, moves, late):
+                notes.append(
+                    f"{value['game_id']}: {moves[-1]} pressed {late['turn_ms']} ms into a "
+                    f"turn with {late['left_ms']} ms left: after the flag fell, not a move, "
+                    f"rightly not in the record"
+                )
     return notes
+
+
+def pressed_after_flag(
+    record: dict[str, Any], moves: list[str], late: dict[str, Any] | None
+) -> bool:
+    """The bots' last move is missing from the record because its press came after the
+    mover's flag fell: the record ends one move short with the mover lost on time, and
+    the hands' own timing of that turn (``late`` in the truth file) used up the time the
+    mover had left, give or take `SLACK_MS`. Such a stone is no move (the clock had
+    stopped; 2013 rules: a flag loses), and the record is right without it."""
+    recorded = [str(m) for m in record.get("moves", [])]
+    if late is None or recorded != moves[:-1]:
+        return False
+    mover = "black" if len(recorded) % 2 == 0 else "white"
+    winner = "white" if mover == "black" else "black"
+    termination = record.get("termination") or {}
+    said = f"{termination.get('reason', '')} {termination.get('detail', '')}"
+    if record.get("result") != winner or "flag" not in said:
+        return False
+    used_ms = int(late["turn_ms"]) - int(late["stopped_ms"])
+    return used_ms >= int(late["left_ms"]) - SLACK_MS
+
+
+def _late_turns(out: Path) -> dict[str, dict[str, Any]]:
+    """game id -> the ``late`` turn of its truth file, where there is one."""
+    found = {}
+    for path in sorted((out / "truth").glob("*.json")):
+        value = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(value.get("late"), dict):
+            found[str(value["game_id"])] = value["late"]
+    return found
 
 
 def _truth_files(out: Path) -> dict[str, tuple[list[str], list[Any]]]:
@@ -118,6 +169,7 @@ def check_run(out: Path) -> list[str]:
     problems: list[str] = []
     files = _truth_files(out)
     truths = {game_id: moves for game_id, (moves, _) in files.items()}
+    lates = _late_turns(out)
     if not truths:
         return [f"no games in {out / 'truth'}"]
     for game_id, (moves, turns) in files.items():
@@ -127,7 +179,7 @@ def check_run(out: Path) -> list[str]:
             continue
         record = json.loads(path.read_text(encoding="utf-8"))
         recorded = [str(m) for m in record.get("moves", [])]
-        if recorded != moves:
+        if recorded != moves and not pressed_after_flag(record, moves, lates.get(game_id)):
             problems.append(f"{game_id}: recorded {recorded} but the bots played {moves}")
         if record.get("result") is None:
             problems.append(f"{game_id}: the record has no result")

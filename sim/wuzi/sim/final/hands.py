@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from wuzi.bus.schemas import Assignment, HostStatus, Message, RefereeState, TableState
 from wuzi.link import wire
@@ -90,6 +90,17 @@ class _Game:
         return None
 
 
+class LateTurn(NamedTuple):
+    """A move the hands completed that the game's end did not show: its turn as the hands
+    timed it, the time the table stood still in it, and the mover's time left when the
+    turn began (as the state showed it). ``turn_ms - stopped_ms >= left_ms``: the press
+    came after the flag, and the stone is no move (the check says so; docs/demo)."""
+
+    turn_ms: int
+    stopped_ms: int
+    left_ms: int
+
+
 @dataclass
 class TurnTimer:
     """How long each move's turn lasted at the table, and how much of it the table stood
@@ -115,6 +126,17 @@ class TurnTimer:
     boot: str | None = None
     disturbed: bool = False  # the board was disturbed during this turn
     resume_sent: bool = False  # the referee asked to resume: the clock may run from now
+    left_ms: int | None = None  # the mover's time left as the state showed the last move
+
+    def late_turn(self, pressed: int, press_ms: int | None) -> LateTurn | None:
+        """The turn of a move the state never showed: ``pressed`` moves completed by the
+        hands, the last at ``press_ms`` — a press that may have come after the mover's
+        flag fell (the game's end then shows no such move, rightly)."""
+        if pressed != self.moves + 1 or press_ms is None or self.press_ms is None:
+            return None
+        if self.left_ms is None or press_ms <= self.press_ms:
+            return None
+        return LateTurn(press_ms - self.press_ms, self.stopped_ms, self.left_ms)
 
     def tick(
         self,
@@ -141,10 +163,18 @@ class TurnTimer:
         elif (host is None or host.online) and not self.resume_sent:
             self.stopped_ms += dt  # until the resume is sent: after it the clock may run
 
-    def moved(self, count: int, press_ms: int | None, turns: list[tuple[int, int] | None]) -> None:
+    def moved(
+        self,
+        count: int,
+        press_ms: int | None,
+        turns: list[tuple[int, int] | None],
+        state: TableState | None = None,
+    ) -> None:
         """The state shows ``count`` moves now; ``press_ms``: the hands' last press."""
         if count <= self.moves:
             return
+        if state is not None:  # the next mover: Black after an even number of moves
+            self.left_ms = state.black_ms if count % 2 == 0 else state.white_ms
         new = count - self.moves
         turns.extend([None] * (new - 1))
         known = self.press_ms is not None and press_ms is not None and press_ms > self.press_ms
@@ -181,6 +211,8 @@ class TableHands:
     truths: dict[str, list[str]] = field(default_factory=dict)  # game id -> bots' moves
     # game id -> stones put down but never pressed (not moves: the game ended first)
     unpressed: dict[str, list[str]] = field(default_factory=dict)
+    # game id -> the last completed move's turn when the state never showed that move
+    late: dict[str, LateTurn] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     _inbox: list[Message] = field(default_factory=list)
     _sent: dict[str, int] = field(default_factory=dict)  # request key -> when sent
@@ -214,7 +246,7 @@ class TableHands:
         self.timer.tick(self.state, self.host, now_ms, board_disturbed=disturbed)
         state = self.state
         if game is not None and state is not None and state.game_id == game.assignment.game_id:
-            self.timer.moved(len(state.moves), game.last_press_ms(now_ms), game.turns)
+            self.timer.moved(len(state.moves), game.last_press_ms(now_ms), game.turns, state)
         if game is not None:
             game.driver.observe(inbox, now_ms)
             if not game.frozen and not game.player.done and game.cleared_ms is None:
@@ -254,6 +286,9 @@ class TableHands:
         if state.status == "finished" and game.cleared_ms is None:
             self.truths[game.assignment.game_id] = game.player.truth()
             self.unpressed[game.assignment.game_id] = game.player.unpressed()
+            late = self.timer.late_turn(len(game.player.truth()), game.last_press_ms(now_ms))
+            if late is not None:
+                self.late[game.assignment.game_id] = late
             self.turns[game.assignment.game_id] = list(game.turns)
             game.driver.clear(now_ms)
             game.cleared_ms = now_ms

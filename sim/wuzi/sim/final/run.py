@@ -37,6 +37,7 @@ from typing import TextIO
 from wuzi.bus import topics
 from wuzi.bus.auth import read_token_file
 from wuzi.bus.client import BusClient
+from wuzi.bus.identity import throwaway_client_id
 from wuzi.bus.schemas import (
     Assignment,
     CompetitionState,
@@ -217,7 +218,7 @@ class VenueRun:
             self.window = self._scoreboard([])
 
     def _connect_bus(self) -> None:
-        bus = BusClient(self.broker_url, f"demo-venue-{os.getpid()}")
+        bus = BusClient(self.broker_url, throwaway_client_id(self.venue_id, "tool"))
 
         def hear(topic: str, message: Message) -> None:
             self.inbox.put((topic, message))
@@ -448,6 +449,9 @@ class VenueRun:
                     "turns": hands.turns.get(game_id, []),
                     "unpressed": hands.unpressed.get(game_id, []),
                 }
+                late = hands.late.get(game_id)
+                if late is not None:  # the last move's turn, never shown by the state
+                    truth["late"] = late._asdict()
                 _write_json(self.out / "truth" / f"{name}.json", truth)
                 record = self._record_path(game_id)
                 if record is not None:
