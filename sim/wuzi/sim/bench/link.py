@@ -8,6 +8,14 @@
 * ``link.change_to_event_minus_window_p99_ms``: the same from the moment the stone lands,
   minus the whole configured window (debounce scans x scan period + settle); it can be
   negative, since the MCU's first scan after a change comes 0..5 ms later.
+* ``link.down_detect_{pulled,silent,stalled}_ms`` (max over the runs): from a board fault
+  to the host's ``link_down`` alert, the board served in this process from a thread (a
+  virtual board on a pty) and read by a `BoardDriver` as the host reads it. *pulled*: the
+  device node closes (a cable out): seen at the next read, whatever the heartbeat.
+  *silent*: the board goes on running but sends nothing (a broken data line): seen once
+  no frame came for ``LINK_TIMEOUT_MS``. *stalled*: the board sends heartbeats but reads
+  nothing (a wedged input): seen when the HELLO the host sends to a link that is quiet
+  for ``PROBE_IDLE_MS`` goes unanswered for ``STALL_AFTER_MS``.
 * ``link.cpu_pct_32_boards``: the host process's own CPU time (``time.process_time``) over
   wall time while it serves 32 boards with random play (a move every 2 s on each board), the
   boards running in two separate simulator processes.
@@ -20,14 +28,17 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from wuzi.io.serial_link import BoardDriver, Driver, LinkLoop
 from wuzi.link.board_link import BoardLink
-from wuzi.link.reconciler import StoneEvent
+from wuzi.link.reconciler import LINK_DOWN, Alert, StoneEvent
 from wuzi.rules.board import point_name
+from wuzi.sim.devices.runner import monotonic_ms, run_devices
+from wuzi.sim.devices.virtual_board import VirtualBoard
 
 Emit = Callable[[str, float, str], None]
 
@@ -168,7 +179,68 @@ def _cpu(emit: Emit, quick: bool) -> None:
     emit("link.stones_per_s_32_boards", (count[0] - stones0) / wall, "stones/s")
 
 
+FAULTS: dict[str, Callable[[VirtualBoard, int], None]] = {
+    "pulled": lambda board, now_ms: board.close(),
+    "silent": lambda board, now_ms: board.unplug(now_ms, 60_000),
+    "stalled": lambda board, now_ms: board.stall(now_ms, 60_000),
+}
+
+
+def _detect_once(fault: str, seed: int) -> float:
+    """One board, up and quiet for a moment, then ``fault``: ms from the fault (stamped by
+    the simulator's thread as it acts) to the ``link_down`` alert read by the host side."""
+    board = VirtualBoard(seed=seed)
+    board.open_pty()
+    board.boot(monotonic_ms())
+    stop = threading.Event()
+    served = threading.Thread(target=run_devices, args=([board],), kwargs={"stop": stop.is_set})
+    served.start()
+    loop = LinkLoop()
+    driver = BoardDriver(board.path, BoardLink(settle_ms=SETTLE_MS, port_name=board.path))
+    loop.add(driver)
+    faulted_ns: list[int] = []
+    down_ns: list[int] = []
+
+    def act() -> None:
+        faulted_ns.append(time.monotonic_ns())
+        FAULTS[fault](board, board.now_ms)
+
+    def on_event(drv: Driver, ev: object) -> None:
+        if isinstance(ev, Alert) and ev.kind == LINK_DOWN and faulted_ns and not down_ns:
+            down_ns.append(time.monotonic_ns())
+
+    try:
+        deadline = time.monotonic() + 10
+        while driver.link_down or driver.board.session.info is None:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"bench link: the board on {board.path} never came up")
+            loop.run_once(on_event, max_wait_ms=20)
+        quiet = time.monotonic() + 1.5  # past the start-up traffic: a link at rest
+        while time.monotonic() < quiet:
+            loop.run_once(on_event, max_wait_ms=20)
+        board.at(0, act)
+        deadline = time.monotonic() + 15
+        while not down_ns and time.monotonic() < deadline:
+            loop.run_once(on_event, max_wait_ms=10)
+        if not down_ns:
+            raise RuntimeError(f"bench link: a {fault} board gave no link_down in 15 s")
+        return (down_ns[0] - faulted_ns[0]) / 1e6
+    finally:
+        loop.close()
+        stop.set()
+        served.join(5)
+        board.close()
+
+
+def _down_detection(emit: Emit, quick: bool) -> None:
+    runs = 1 if quick else 5
+    for fault in FAULTS:
+        times = [_detect_once(fault, seed) for seed in range(runs)]
+        emit(f"link.down_detect_{fault}_ms", max(times), "ms")
+
+
 def run(emit: Emit, quick: bool) -> None:
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     _latency(emit, quick)
+    _down_detection(emit, quick)
     _cpu(emit, quick)
