@@ -4,6 +4,8 @@ half way stores nothing."""
 from __future__ import annotations
 
 import random
+import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -71,3 +73,42 @@ def test_a_change_that_raises_stores_nothing(tmp_path: Path) -> None:
     assert store.log() == ["new", "players"]
     with pytest.raises(StoreError, match="already exists"):
         store.create(sim.comp.settings, "new")
+
+
+@pytest.mark.parametrize(
+    ("sql", "where"),
+    [
+        ("UPDATE setting SET value = 'Open\x1b[2J' WHERE key = 'name'", "bad setting: event name"),
+        (
+            "UPDATE entrant SET name = 'Player 1\n001' WHERE id = 'Player 1'",
+            "row 'Player 1', column name",
+        ),
+        (
+            "UPDATE player SET club = 'Q\u202ez' WHERE id = 'Player 2'",
+            "table player, row 'Player 2', column club",
+        ),
+        (
+            "UPDATE pairing SET manual_reason = 'x' || char(0) WHERE board = 1",
+            "table pairing, row 'round 1 board 1'",
+        ),
+        (
+            "UPDATE player SET name = '' WHERE id = 'Player 3'",
+            "breaks the rules: player name: is empty",
+        ),
+    ],
+)
+def test_a_stored_bad_name_is_a_store_error_naming_where(
+    tmp_path: Path, sql: str, where: str
+) -> None:
+    """Written by an older Wuzi or by hand: loading says where, and never hands the name on."""
+    sim = _Simulation(Format.SWISS, 6, 3, seed=2)
+    comp = sim.comp.pair(fixed=[("Player 1", "Player 2")], reason="by hand")
+    store = TournamentStore(tmp_path / "b.db")
+    store.create(comp.settings, "new")
+    store.update(lambda _: comp, "players")
+    conn = sqlite3.connect(tmp_path / "b.db")
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match=re.escape(where)):
+        store.load()

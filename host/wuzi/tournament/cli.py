@@ -14,7 +14,11 @@ Contracts (kept exactly; docs/tournament.md has examples):
   team ranking.
 
 Every subcommand has ``--help``. Bad input exits 1 with a message naming what is wrong,
-and leaves the database exactly as it was (each command is one SQLite transaction).
+and leaves the database exactly as it was (each command is one SQLite transaction). Names
+hold no control, line-break or invisible format characters (``names``); a CSV file is
+UTF-8 with known columns (``csvfile``, ``importer``; ``import --ignore-unknown-columns``
+skips unknown ones); what this command prints of text it did not check (the log of an
+older database, a file name) has such characters escaped.
 """
 
 from __future__ import annotations
@@ -27,10 +31,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wuzi.base.text import escape_controls
 from wuzi.rules.board import Colour
 from wuzi.tournament.entrants import Group, Player, Sex, Team
 from wuzi.tournament.errors import SettingsError, StoreError, TournamentError
 from wuzi.tournament.event import Competition, EventSettings, Format
+from wuzi.tournament.names import REASON_MAX, check_name
 from wuzi.tournament.results import GameResult, MatchKind, RoundResult, Scoring
 from wuzi.tournament.tiebreaks import Tiebreak, parse_order
 
@@ -63,7 +69,7 @@ def _command_text(args: argparse.Namespace) -> str:
         if key in ("func", "db", "command", "tournament_command") or value in (None, False, [], ""):
             continue
         parts.append(f"--{key.replace('_', '-')}" + ("" if value is True else f"={value}"))
-    return " ".join(parts)
+    return escape_controls(" ".join(parts))
 
 
 def _guard(name: str, handler: Handler) -> Handler:
@@ -143,7 +149,12 @@ def _team_player(spec: str, board: int) -> Player:
         raise SettingsError(
             f"--player {spec!r} (board {board}): rating {parts[2]!r} is not a number"
         ) from None
-    return Player(parts[3] if len(parts) == 4 else parts[0], parts[0], Sex.parse(parts[1]), rating)
+    try:
+        return Player(
+            parts[3] if len(parts) == 4 else parts[0], parts[0], Sex.parse(parts[1]), rating
+        )
+    except TournamentError as exc:
+        raise SettingsError(f"--player {spec!r} (board {board}): {exc}") from None
 
 
 def _add_team(args: argparse.Namespace) -> int:
@@ -161,11 +172,16 @@ def _add_team(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from wuzi.tournament.importer import import_entrants
+    from wuzi.tournament.csvfile import csv_lines, read_csv
+    from wuzi.tournament.importer import WHAT, import_entrants
 
-    text = Path(args.file).read_text(encoding="utf-8-sig")
+    text = read_csv(args.file, WHAT)  # before the database is opened: a bad file changes nothing
+    ignore = args.ignore_unknown_columns
     before = len(_store(args).load().entrants)
-    comp = _store(args).update(lambda c: import_entrants(c, text.splitlines()), _command_text(args))
+    comp = _store(args).update(
+        lambda c: import_entrants(c, csv_lines(text), ignore_unknown_columns=ignore),
+        _command_text(args),
+    )
     _out(f"imported {len(comp.entrants) - before} entrants from {args.file}")
     return 0
 
@@ -197,6 +213,8 @@ def _pair(args: argparse.Namespace) -> int:
     fixed = _fixed(args.fix or [])
     if args.reason and not fixed:
         raise SettingsError("--reason goes with --fix (a pairing made by hand)")
+    if args.reason is not None:
+        check_name("--reason", args.reason, max_length=REASON_MAX, error=SettingsError)
 
     def change(comp: Competition) -> Competition:
         if args.replace:
@@ -326,7 +344,7 @@ def _ratings(args: argparse.Namespace) -> int:
 
 def _log(args: argparse.Namespace) -> int:
     for number, command in enumerate(_store(args).log(), start=1):
-        _out(f"{number:4d}  {command}")
+        _out(f"{number:4d}  {escape_controls(command)}")  # an older wuzi logged names unchecked
     return 0
 
 
@@ -348,6 +366,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _preliminary(args: argparse.Namespace) -> int:
+    from wuzi.tournament.csvfile import csv_lines, read_csv
     from wuzi.tournament.preliminary import (
         LEVELS,
         parse_games,
@@ -356,8 +375,8 @@ def _preliminary(args: argparse.Namespace) -> int:
         score_teams,
     )
 
-    games = parse_games(Path(args.games).read_text(encoding="utf-8-sig").splitlines())
-    teams = parse_teams(Path(args.teams).read_text(encoding="utf-8-sig").splitlines())
+    games = parse_games(csv_lines(read_csv(args.games, "games CSV")))
+    teams = parse_teams(csv_lines(read_csv(args.teams, "teams CSV")))
     scoring = Scoring.parse(args.scoring)
     places = rank_teams(score_teams(teams, games, scoring), args.qualify, args.seed)
     counted = sum(1 for g in games if g.counts)
@@ -504,11 +523,19 @@ def register(subparsers: Any) -> None:
         "import",
         _import,
         "enter players or teams from a CSV file",
-        "Enter every entrant of a CSV file (header row; individual: name,sex[,rating,id,"
-        "club,seed]; teams: team,board,name,sex[,rating,id,club,seed,leader,coach], one "
-        "row per board). All or nothing; errors name the line and column.",
+        "Enter every entrant of a CSV file (UTF-8; header row; individual: name,sex[,rating,"
+        "id,club,seed]; teams: team,board,name,sex[,rating,id,club,seed,leader,coach], one "
+        "row per board). Another column is an error unless --ignore-unknown-columns. Names "
+        "hold no control or invisible format characters. All or nothing; errors name the "
+        "line and column.",
     )
     p.add_argument("file", metavar="FILE.csv")
+    p.add_argument(
+        "--ignore-unknown-columns",
+        action="store_true",
+        help="import the file without the columns this event does not know (default: an "
+        "unknown column, e.g. a misspelt 'ratng', is an error)",
+    )
 
     p = _sub(
         sub,

@@ -7,6 +7,10 @@ The rules come from the two regulations (docs/tournament.md):
 * the open's groups are men's, women's and open; a woman rated 1600 or more may enter the
   men's group, and nobody else crosses (the open group takes anyone).
 
+Names, IDs, clubs, leaders and coaches hold no control, line-break or invisible format
+characters and are at most ``NAME_MAX`` characters (``names.check_name``), checked when a
+``Player`` or ``Team`` is made, so no way in can skip it.
+
 A violation raises ``EntryError`` naming the entrant and the rule.
 """
 
@@ -17,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from wuzi.tournament.errors import EntryError
+from wuzi.tournament.names import check_name
 
 MEN_GROUP_MIN_WOMAN_RATING = 1600
 TEAM_SIZE = 3
@@ -64,10 +69,9 @@ class Player:
     club: str = ""
 
     def __post_init__(self) -> None:
-        if not self.id.strip():
-            raise EntryError(f"player {self.name!r} has an empty ID")
-        if not self.name.strip():
-            raise EntryError(f"player {self.id!r} has an empty name")
+        check_name("player name", self.name)
+        check_name(f"player {self.name!r}: ID", self.id)
+        check_name(f"player {self.name!r}: club", self.club, allow_empty=True)
         if not 0 <= self.rating <= 4000:
             raise EntryError(f"player {self.name!r}: rating {self.rating} is not 0–4000")
 
@@ -108,8 +112,10 @@ class Team:
 
 def check_team(team: Team) -> None:
     """Raise ``EntryError`` unless ``team`` has three distinct players, a woman on board 3."""
-    if not team.id.strip() or not team.name.strip():
-        raise EntryError(f"team {team.name or team.id!r} needs a name and an ID")
+    check_name("team name", team.name)
+    check_name(f"team {team.name!r}: ID", team.id)
+    for role, value in (("leader", team.leader), ("coach", team.coach), ("club", team.club)):
+        check_name(f"team {team.name!r}: {role}", value, allow_empty=True)
     if len(team.players) != TEAM_SIZE:
         raise EntryError(
             f"team {team.name!r} has {len(team.players)} players; a team is exactly "

@@ -34,6 +34,10 @@ from wuzi.tournament.standings import Standings, TiePlayoff, compute_standings
 from wuzi.tournament.swiss import SwissEntrant, pair_swiss_round, pairing_numbers
 from wuzi.tournament.team_match import match_winner
 
+MAX_SEED = 9999
+"""More than any field has entrants; bounded so a mistyped seed is an error, not an integer
+too big for SQLite."""
+
 
 @dataclass(frozen=True)
 class Entrant:
@@ -125,8 +129,8 @@ class Competition:
         if any(e.name == entrant.name for e in self.entrants):
             raise EntryError(f"an entrant named {entrant.name!r} is already entered")
         if entrant.seed is not None:
-            if entrant.seed < 1:
-                raise EntryError(f"{entrant.name!r}: a seed is 1 or more, not {entrant.seed}")
+            if not 1 <= entrant.seed <= MAX_SEED:
+                raise EntryError(f"{entrant.name!r}: a seed is 1 to {MAX_SEED}, not {entrant.seed}")
             for e in self.entrants:
                 if e.seed == entrant.seed:
                     raise EntryError(f"seed {entrant.seed} is already {e.name!r}'s")
@@ -153,6 +157,13 @@ class Competition:
                 "forfeits of the remaining games (result … white-by-forfeit)"
             )
         start = len(self.rounds) + 1 if from_round is None else from_round
+        if start < 1:
+            raise EntryError(f"{who.name!r}: rounds are numbered from 1, not {start}")
+        if start > self.round_count():
+            raise EntryError(
+                f"{who.name!r}: the event has {self.round_count()} rounds; there is no round "
+                f"{start} to withdraw from"
+            )
         if start <= len(self.rounds):
             raise EntryError(
                 f"round {start} is already paired; withdraw {who.name!r} from round "

@@ -5,10 +5,21 @@
   starting rank, colour, result). TRF comes from chess, where ``w`` is the first mover, so
   Gomoku's Black is written ``w`` (and noted in a ``###`` comment line). Results: ``1 = 0``
   played, ``+ -`` forfeits, ``U`` a bye (a full point), ``Z`` a round the player was not in.
+  Fixed columns: no field spills into the next — a name is cut to its 33 columns (15–47),
+  a number too wide for its columns is an error — and no field holds a line break (names
+  are checked on entry and on loading; ``escape_controls`` here as well, so a line of
+  the file is one record whatever reaches it). Columns count characters: the file is
+  UTF-8, and a reader that counts bytes misplaces the fields after a non-ASCII name.
 * ``csv`` — the standings: place, ID, name, points and every tie-break (knockouts: place,
-  ID, name, prize).
+  ID, name, prize). UTF-8 with a BOM: without it a spreadsheet reads the file in the
+  machine's legacy code page and shows Chinese names as mojibake. A text cell (ID, name)
+  that starts with ``=``, ``+``, ``-`` or ``@`` is written with a leading ``'``: a
+  spreadsheet would otherwise run it as a formula (CSV injection: ``=HYPERLINK(…)``,
+  DDE), and the apostrophe is what a spreadsheet itself uses to mark a cell as text. The
+  price: a program reading the CSV sees the apostrophe (such names are rare; ``standings
+  --json`` gives names as they are). Numbers are written as numbers, never prefixed.
 * ``html`` — one self-contained page: standings with the tie-break formulas, and every
-  round's pairings and results.
+  round's pairings and results; every text is ``html.escape``d (also in attributes).
 """
 
 from __future__ import annotations
@@ -17,6 +28,7 @@ import csv
 import html
 import io
 
+from wuzi.base.text import escape_controls
 from wuzi.tournament.errors import SettingsError
 from wuzi.tournament.event import Competition, Format
 from wuzi.tournament.history import EntryKind
@@ -25,6 +37,9 @@ from wuzi.tournament.results import MatchKind
 from wuzi.tournament.tiebreaks import Tiebreak
 
 FORMATS = ("trf", "csv", "html")
+CSV_BOM = "\ufeff"
+TRF_NAME_WIDTH = 33  # columns 15–47
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def export(comp: Competition, kind: str) -> str:
@@ -37,10 +52,27 @@ def export(comp: Competition, kind: str) -> str:
     raise SettingsError(f"export format must be one of {', '.join(FORMATS)}, not {kind!r}")
 
 
-def _put(line: list[str], column: int, text: str) -> None:
-    """Write ``text`` starting at 1-based ``column``."""
+def _put(line: list[str], column: int, width: int, text: str, what: str) -> None:
+    """Write ``text`` in the ``width`` columns from 1-based ``column``; a ``text`` wider
+    than its columns is an error (it would overwrite the next field), never written."""
+    if len(text) > width:
+        last = column + width - 1
+        raise SettingsError(f"TRF: {what} {text.strip()!r} does not fit columns {column}–{last}")
     for offset, char in enumerate(text):
         line[column - 1 + offset] = char
+
+
+def trf_text(text: str, width: int | None = None) -> str:
+    """``text`` as a TRF field: control characters escaped (one line stays one line),
+    cut to ``width`` characters."""
+    text = escape_controls(text)
+    return text if width is None else text[:width]
+
+
+def csv_text(text: str) -> str:
+    """A text cell for a spreadsheet: ``'`` before a leading ``= + - @`` (not a formula)."""
+    text = escape_controls(text)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
 
 
 def export_trf(comp: Competition) -> str:
@@ -55,7 +87,7 @@ def export_trf(comp: Competition) -> str:
     histories = comp.histories()
     rounds = len(comp.rounds)
     out = [
-        f"012 {s.name}",
+        f"012 {trf_text(s.name)}",
         f"062 {len(comp.entrants)}",
         f"092 {'Swiss' if s.format is Format.SWISS else 'Round robin'}",
         f"XXR {comp.round_count()}",
@@ -63,16 +95,17 @@ def export_trf(comp: Competition) -> str:
     ]
     for e in sorted(comp.entrants, key=lambda e: numbers[e.id]):
         line = [" "] * (91 + 10 * rounds)
-        _put(line, 1, "001")
-        _put(line, 5, f"{numbers[e.id]:>4}")
+        who = f"{e.name!r}:"
+        _put(line, 1, 3, "001", "record")
+        _put(line, 5, 4, f"{numbers[e.id]:>4}", f"{who} starting rank")
         player = e.player
         if player is not None:
-            _put(line, 10, "w" if player.sex.value == "f" else "m")
-        _put(line, 15, e.name[:33])
-        _put(line, 49, f"{e.rating:>4}" if e.rating else "    ")
+            _put(line, 10, 1, "w" if player.sex.value == "f" else "m", f"{who} sex")
+        _put(line, 15, TRF_NAME_WIDTH, trf_text(e.name, TRF_NAME_WIDTH), f"{who} name")
+        _put(line, 49, 4, f"{e.rating:>4}" if e.rating else "    ", f"{who} rating")
         row = standings[e.id]
-        _put(line, 81, f"{row.points:>4.1f}")
-        _put(line, 86, f"{row.place:>4}")
+        _put(line, 81, 4, f"{row.points:>4.1f}", f"{who} points")
+        _put(line, 86, 4, f"{row.place:>4}", f"{who} place")
         for entry in histories[e.id]:
             col = 92 + 10 * (entry.round - 1)
             if entry.kind is EntryKind.ABSENT:
@@ -90,20 +123,31 @@ def export_trf(comp: Competition) -> str:
                     )
                     code = {1.0: "1", 0.5: "=", 0.0: "0"}[entry.fraction]
                     block = f"{opponent} {colour} {code}"
-            _put(line, col, block)
+            _put(line, col, 8, block, f"{who} round {entry.round}")
         out.append("".join(line).rstrip())
     return "\n".join(out) + "\n"
 
 
 def export_csv(comp: Competition) -> str:
+    """The standings as CSV for a spreadsheet: BOM first, text cells made safe
+    (``csv_text``)."""
     data = standings_json(comp)
     buffer = io.StringIO()
+    buffer.write(CSV_BOM)
     writer = csv.writer(buffer, lineterminator="\n")
     if comp.settings.format.is_knockout:
         writer.writerow(["place", "places", "id", "name", "prize"])
         for row in data["standings"]:
             low, high = row["places"]
-            writer.writerow([row["place"], f"{low}-{high}", row["id"], row["name"], row["prize"]])
+            writer.writerow(
+                [
+                    row["place"],
+                    f"{low}-{high}",
+                    csv_text(row["id"]),
+                    csv_text(row["name"]),
+                    row["prize"],
+                ]
+            )
         return buffer.getvalue()
     keys = [t.value for t in Tiebreak]
     writer.writerow(["place", "shared", "id", "name", "points", *keys])
@@ -112,8 +156,8 @@ def export_csv(comp: Competition) -> str:
             [
                 row["place"],
                 "yes" if row["shared"] else "",
-                row["id"],
-                row["name"],
+                csv_text(row["id"]),
+                csv_text(row["name"]),
                 row["points"],
                 *(row["tiebreaks"][k] for k in keys),
             ]

@@ -20,23 +20,28 @@ the draw can be repeated before witnesses); other ties share the place.
 CSV of games: a header row naming the columns ``black``, ``white``, ``result`` (black,
 white, draw, or 1-0 / 0-1 / ½-½), ``seconds`` (the game's total duration; or ``duration``
 as ``m:ss`` or ``h:mm:ss``) and ``moves``; other columns are ignored. CSV of teams: ``team``,
-``board1``, ``board2``, ``board3`` (the players' platform IDs, in board order).
+``board1``, ``board2``, ``board3`` (the players' platform IDs, in board order). Every cell
+read holds no control, line-break or invisible format character (``csvfile.check_cell``);
+errors name the line and column.
 """
 
 from __future__ import annotations
 
-import csv
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from wuzi.rules.board import Colour
+from wuzi.tournament.csvfile import check_cell, csv_records
 from wuzi.tournament.errors import CsvError, ResultError
+from wuzi.tournament.names import NAME_MAX
 from wuzi.tournament.results import GameResult, Scoring
 
 MIN_SECONDS = 120
 MIN_MOVES = 10
 PRELIMINARY_SCORING = Scoring(2.0, 1.0, 0.0)
+GAMES_COLUMNS = ("black", "white", "result", "seconds", "duration", "moves")
+TEAMS_COLUMNS = ("team", "board1", "board2", "board3")
 LEVELS = (
     "team points (higher first)",
     "total games (fewer first)",
@@ -62,21 +67,29 @@ class OnlineGame:
         return self.seconds >= MIN_SECONDS and self.moves >= MIN_MOVES
 
 
-def _reader(lines: Iterable[str], what: str) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    rows = list(csv.reader(lines))
-    while rows and not any(cell.strip() for cell in rows[0]):
+def _reader(
+    lines: Iterable[str], what: str, known: tuple[str, ...]
+) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    rows = csv_records(lines, f"{what} CSV")
+    while rows and not any(cell.strip() for cell in rows[0][1]):
         rows.pop(0)
     if not rows:
         raise CsvError(f"the {what} CSV is empty: it needs a header row")
-    header = [h.strip().lower() for h in rows[0]]
+    first = rows[0][1]
+    if first:
+        first = [first[0].removeprefix("\ufeff"), *first[1:]]
+    header = [h.strip().lower() for h in first]
     records = []
-    for number, row in enumerate(rows[1:], start=2):
+    for number, row in rows[1:]:
         if not any(cell.strip() for cell in row):
             continue
         if len(row) > len(header):
             raise CsvError(
                 f"{what} CSV line {number}: {len(row)} cells, the header has {len(header)}"
             )
+        for i, cell in enumerate(row):
+            if header[i] in known:  # other columns are ignored, also what they hold
+                check_cell(f"{what} CSV", number, header[i], cell, NAME_MAX)
         records.append(
             (number, {h: (row[i].strip() if i < len(row) else "") for i, h in enumerate(header)})
         )
@@ -106,7 +119,7 @@ def _duration(text: str, line: int, column: str) -> int:
 
 def parse_games(lines: Iterable[str]) -> list[OnlineGame]:
     """The games of a CSV (see the module docstring); errors name the line and column."""
-    header, records = _reader(lines, "games")
+    header, records = _reader(lines, "games", GAMES_COLUMNS)
     time_column = "seconds" if "seconds" in header else "duration"
     for needed in ("black", "white", "result", time_column, "moves"):
         if needed not in header:
@@ -141,7 +154,7 @@ def parse_games(lines: Iterable[str]) -> list[OnlineGame]:
 
 def parse_teams(lines: Iterable[str]) -> dict[str, tuple[str, str, str]]:
     """Team name → its three players' IDs in board order."""
-    header, records = _reader(lines, "teams")
+    header, records = _reader(lines, "teams", TEAMS_COLUMNS)
     for needed in ("team", "board1", "board2", "board3"):
         if needed not in header:
             raise CsvError(f"teams CSV: the header has no {needed!r} column")

@@ -19,6 +19,7 @@ made of), its *game points* (小分) and its games won over the board.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
 
 from wuzi.rules.board import Colour
@@ -108,6 +109,11 @@ _GAME_ALIASES: dict[str, GameResult] = {
 }
 
 
+MAX_POINTS = 100
+"""Points for one result: far above any scale in use (1/½/0, 2/1/0, 3/1/0); a bound keeps
+NaN, infinities and absurd sums out of standings and fixed-column exports."""
+
+
 @dataclass(frozen=True)
 class Scoring:
     """Points for a win, a draw and a loss: ``1/0.5/0`` or ``2/1/0`` (both used in China)."""
@@ -117,6 +123,12 @@ class Scoring:
     loss: float = 0.0
 
     def __post_init__(self) -> None:
+        values = (self.win, self.draw, self.loss)
+        if not all(math.isfinite(v) and -MAX_POINTS <= v <= MAX_POINTS for v in values):
+            shown = "/".join(repr(v) for v in values)
+            raise SettingsError(
+                f"scoring {shown}: points are numbers from -{MAX_POINTS} to {MAX_POINTS}"
+            )
         if not (self.win >= self.draw >= self.loss) or self.win <= self.loss:
             raise SettingsError(
                 f"scoring {self} must give a win more than a loss and a draw in between"

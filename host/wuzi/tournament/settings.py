@@ -20,6 +20,7 @@ from wuzi.rules.errors import RulesError
 from wuzi.rules.ruleset import RuleSet
 from wuzi.tournament.entrants import Group
 from wuzi.tournament.errors import SettingsError
+from wuzi.tournament.names import EVENT_NAME_MAX, check_name
 from wuzi.tournament.playoff import CAPTAINS_TIME_CONTROL
 from wuzi.tournament.prizes import FINAL_2021_PRIZES_CNY
 from wuzi.tournament.ratings import DEFAULT_K
@@ -74,6 +75,10 @@ class EventSettings:
     prizes: tuple[int, ...] = ()
     k_factor: float = DEFAULT_K
 
+    def __post_init__(self) -> None:
+        # the title of every export, page and screen: checked however the settings are made
+        check_name("event name", self.name, max_length=EVENT_NAME_MAX, error=SettingsError)
+
     @property
     def team_event(self) -> bool:
         return self.match is MatchKind.TEAM
@@ -100,6 +105,10 @@ class EventSettings:
         k_factor: float = DEFAULT_K,
     ) -> EventSettings:
         """Settings with the regulations' defaults for whatever is not given."""
+        # before the strip below, which would quietly drop a trailing line break
+        check_name(
+            "event name", name, max_length=EVENT_NAME_MAX, allow_empty=True, error=SettingsError
+        )
         team = format is Format.TEAM_KNOCKOUT_PLACEMENT
         if match is None:
             match = MatchKind.TEAM if team else MatchKind.SINGLE

@@ -9,6 +9,11 @@ successful change appends the command that made it to the ``log`` table.
 
 Schema version 1 (``PRAGMA user_version``); foreign keys are enforced
 (``PRAGMA foreign_keys=ON``) on every connection.
+
+Reading checks every name as entry does (``names.check_name``): a file written by an older
+Wuzi, or edited by hand, with a line break or an escape sequence in a name is a
+``StoreError`` naming the table, the row and the column, never a crash and never a name
+passed on to an export or a screen.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from wuzi.tournament.entrants import Group, Player, Sex, Team
 from wuzi.tournament.errors import StoreError, TournamentError
 from wuzi.tournament.event import Competition, Entrant, EventSettings, Format, TiePlayoffRecord
 from wuzi.tournament.history import Pairing, Round
+from wuzi.tournament.names import NAME_MAX, REASON_MAX, check_name
 from wuzi.tournament.results import GameResult, MatchKind, RoundResult, Scoring
 from wuzi.tournament.tiebreaks import parse_order
 
@@ -216,13 +222,40 @@ class TournamentStore:
                 f"{SCHEMA_VERSION}"
             )
 
+    def _text(
+        self, table: str, key: object, column: str, value: object, max_length: int = NAME_MAX
+    ) -> str:
+        """A stored name, checked as entry checks it; ``StoreError`` naming where it is."""
+        where = f"table {table}, row {key!r}, column {column}"
+        if not isinstance(value, str):
+            raise StoreError(f"{self.path}: {where}: expected text, not {value!r}")
+        try:
+            return check_name(column, value, max_length=max_length, allow_empty=True)
+        except TournamentError as exc:
+            raise StoreError(
+                f"{self.path}: {where}: {exc} (entered by an older Wuzi or by hand? correct "
+                "it with sqlite3)"
+            ) from None
+
     def _read(self, conn: sqlite3.Connection) -> Competition:
+        try:
+            return self._read_checked(conn)
+        except StoreError:
+            raise
+        except TournamentError as exc:
+            raise StoreError(f"{self.path} holds an entrant that breaks the rules: {exc}") from None
+
+    def _read_checked(self, conn: sqlite3.Connection) -> Competition:
         self._check_schema(conn)
         settings = _settings_from(dict(conn.execute("SELECT key, value FROM setting")))
         players: dict[str, list[tuple[int | None, Player]]] = {}
         for pid, name, sex, rating, club, entrant, board in conn.execute(
             "SELECT id, name, sex, rating, club, entrant, board FROM player ORDER BY entrant, board"
         ):
+            for column, value in (("id", pid), ("name", name), ("club", club)):
+                self._text("player", pid, column, value)
+            if sex not in ("m", "f") or isinstance(rating, bool) or not isinstance(rating, int):
+                raise StoreError(f"{self.path}: table player, row {pid!r}: bad sex or rating")
             player = Player(pid, name, Sex(sex), rating, club)
             players.setdefault(entrant, []).append((board, player))
         entrants = []
@@ -231,6 +264,14 @@ class TournamentStore:
             "coach, club FROM entrant ORDER BY entry_order"
         ):
             eid, kind, name, order, seed, joined, withdrawn, leader, coach, club = row
+            for column, value in (
+                ("id", eid),
+                ("name", name),
+                ("leader", leader),
+                ("coach", coach),
+                ("club", club),
+            ):
+                self._text("entrant", eid, column, value)
             members = players.get(eid, [])
             if kind == "team":
                 team = Team(
@@ -259,6 +300,10 @@ class TournamentStore:
             "manual_reason FROM pairing ORDER BY round, board"
         ):
             rnd, board, first, second, result, playoff, low, high, reason = row
+            if reason is not None:
+                self._text(
+                    "pairing", f"round {rnd} board {board}", "manual_reason", reason, REASON_MAX
+                )
             try:
                 parsed = RoundResult.parse(result, settings.match) if result is not None else None
                 games = tuple(GameResult.parse(g) for g in playoff.split(",") if g)
