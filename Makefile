@@ -6,10 +6,12 @@ WUZI   := $(VENV)/bin/wuzi
 STAMP  := $(VENV)/.setup-done
 PYTEST_ARGS ?=
 
-.PHONY: setup test test-e2e test-bench test-slow demo bench lint clean bundle
+.PHONY: setup test test-e2e test-bench test-slow demo bench bench-pi lint clean bundle
 
 ## setup: create .venv and install Wuzi with its dev tools (`.[dev]`: every group), and the
-##        Debian packages the tests and the demo need (scripts/system-deps.sh dev); idempotent.
+##        Debian packages the tests and the demo need (scripts/system-deps.sh dev: mosquitto,
+##        xvfb, a CJK font, chromium for the web page's browser test with the pinned
+##        playwright of `.[dev]`); idempotent.
 ##        For developers and CI: a venue's Pi installs `.[host]` (docs/install.md, `make bundle`)
 setup: $(STAMP)
 	sh scripts/system-deps.sh dev
@@ -52,6 +54,13 @@ demo: setup
 ## bench: every area's figures, one `BENCH name value unit` line each
 bench: setup
 	$(WUZI) bench
+
+## bench-pi: the same on one core (`taskset -c 0`; the processes it starts inherit it), as
+##           `wuzi bench --pi`: a Pi 4 is ~4x slower per core, a Pi 5 ~2x (no cpufreq in a
+##           container: the scale factors of docs/performance.md stand in for a slower clock).
+##           AREAS="host link" runs only those
+bench-pi: setup
+	taskset -c 0 $(WUZI) bench --pi $(AREAS)
 
 ## lint: ruff; mypy --strict on host/, display/ and sim/; the layers and the absence of import
 ##       cycles (lint-imports, .importlinter); the firmware against the MicroPython rp2 stubs;

@@ -8,6 +8,8 @@
 #             xvfb                a virtual X display for the pyglet screens when EGL headless
 #                                 is absent
 #             fonts-wqy-microhei  a CJK font, so Chinese names on the screens render (not boxes)
+#             chromium            the real browser tests/display/test_web_browser.py drives
+#                                 (Playwright at /usr/bin/chromium: its own download cannot work)
 #   host    a table host (Raspberry Pi OS Bookworm) or the director: nothing from Debian. The
 #           Python packages come from the offline bundle (`make bundle`), lgpio included as
 #           PyPI's wheel; the Pi's own python3 and python3-venv are all it uses.
@@ -20,10 +22,10 @@ set -eu
 
 [ $# -gt 0 ] || set -- dev
 
-want_mosquitto=no want_xvfb=no want_font=no
+want_mosquitto=no want_xvfb=no want_font=no want_browser=no
 for role in "$@"; do
     case "$role" in
-        dev) want_mosquitto=yes want_xvfb=yes want_font=yes ;;
+        dev) want_mosquitto=yes want_xvfb=yes want_font=yes want_browser=yes ;;
         host) ;;
         broker) want_mosquitto=yes ;;
         screen) want_font=yes ;;
@@ -52,6 +54,10 @@ fi
 if [ "$want_font" = yes ]; then
     wanted="$wanted fonts-wqy-microhei"
     [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing="$missing fonts-wqy-microhei"
+fi
+if [ "$want_browser" = yes ]; then
+    wanted="$wanted chromium"
+    [ -x /usr/bin/chromium ] || missing="$missing chromium"
 fi
 
 if [ -z "$wanted" ]; then

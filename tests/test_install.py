@@ -58,7 +58,7 @@ def test_a_command_whose_group_is_missing_names_the_group(
     def needs_pyglet(args: argparse.Namespace) -> int:
         raise ModuleNotFoundError("No module named 'pyglet'", name="pyglet")
 
-    def parser() -> argparse.ArgumentParser:
+    def parser(only: object = None) -> argparse.ArgumentParser:
         p = argparse.ArgumentParser(prog="wuzi")
         sub = p.add_subparsers(dest="command")
         sub.add_parser("scoreboard").set_defaults(func=needs_pyglet)
@@ -74,7 +74,7 @@ def test_an_unknown_missing_module_is_still_a_traceback(monkeypatch: pytest.Monk
     def broken(args: argparse.Namespace) -> int:
         raise ModuleNotFoundError("No module named 'wuzi.nothing'", name="wuzi.nothing")
 
-    def parser() -> argparse.ArgumentParser:
+    def parser(only: object = None) -> argparse.ArgumentParser:
         p = argparse.ArgumentParser(prog="wuzi")
         p.add_subparsers(dest="command").add_parser("x").set_defaults(func=broken)
         return p

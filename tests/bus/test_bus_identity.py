@@ -70,6 +70,19 @@ def test_bad_parts_are_refused_naming_the_part(venue: str, role: str, name: str,
         client_id(venue, role, name)
 
 
+def test_a_referee_s_name_may_hold_a_dot_and_still_parses() -> None:
+    """Referee names may hold '.', and their ids stay unambiguous: the venue and the role
+    cannot, so the first three dots split the id."""
+    for role in ("referee", "referee-send"):
+        built = client_id("open2026", role, "j.smith")
+        assert built == f"wuzi.open2026.{role}.j.smith"
+        assert parse_client_id(built) == ("open2026", role, "j.smith")
+    with pytest.raises(BusConfigError, match="screen name"):
+        client_id("v", "screen", "a.b")
+    with pytest.raises(BusConfigError):
+        parse_client_id("wuzi.v.host.a.b")
+
+
 def test_foreign_ids_do_not_parse() -> None:
     for foreign in ("wuzi-host-pi-1", "wuzi.v.host", "other.v.host.pi", "wuzi.v.boss.x"):
         with pytest.raises(BusConfigError):

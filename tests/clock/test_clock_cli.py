@@ -232,3 +232,60 @@ def test_the_installed_command() -> None:
     assert [json.loads(line)["t_ms"] for line in done.stdout.splitlines()] == [0, 1000]
     assert json.loads(done.stdout.splitlines()[1]) == state(1000, 2729000, 2700000, "white", (1, 0))
     assert "line 3" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("lines", "words"),
+    [
+        (
+            "0 start\n99999999999999999999 press\n",
+            "line 2: t_ms '99999999999999999999' is more than 9223372036854 ms",
+        ),
+        (
+            "0 start\n" + "9" * 4000 + " press\n",
+            "line 2: t_ms '99999999999999999999… (4000 characters)'",
+        ),
+        ("0 start\n" + "9" * 5000 + " press\n", "line 2: the line is longer than 4096"),
+        ("0 start\n#" + "x" * 10**6 + "\n", "line 2: the line is longer than 4096"),
+        (
+            "0 start\n5 adjust black +86400001\n",
+            "line 2: amount '+86400001' is more than 86400000 ms (24 h)",
+        ),
+        (
+            "0 start\n5 adjust white -99999999999999999999\n",
+            "line 2: amount '-99999999999999999999'",
+        ),
+        ("0 start\n5 set black 86400001\n", "line 2: amount '86400001' is more than 86400000"),
+        ("0 start\n5 moves black 1001\n", "line 2: the number of moves '1001' is more than 1000"),
+    ],
+)
+def test_limits_exit_1_naming_the_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lines: str, words: str
+) -> None:
+    code, out, err = replay(monkeypatch, capsys, "60", lines)
+    assert code == 1
+    assert words in err
+    assert len(out) == 1 and out[0]["t_ms"] == 0
+
+
+def test_limits_themselves_are_taken(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = replay(
+        monkeypatch, capsys, "60", "0 start\n5 adjust black +86400000\n9223372036854 tick\n"
+    )
+    assert code == 0
+    assert out[1]["black_ms"] == 60_000 - 5 + 86_400_000
+    assert out[2]["t_ms"] == 9_223_372_036_854
+
+
+def test_bytes_that_are_not_utf8_name_the_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "wuzi.cli", "clock", "replay", "--control", "60"],
+        input=b"0 start\n\xff\xfe press\n",
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert b"line 2: it is not UTF-8 text (byte 1 is 0xff)" in done.stderr
+    assert b"Traceback" not in done.stderr

@@ -249,3 +249,27 @@ def test_clock_constructor_errors() -> None:
     with pytest.raises(ClockError, match="field 1"):
         Clock("6o")
     assert Clock("60").on_flag is FlagPolicy.STOP
+
+
+def test_limits_of_instants_and_referee_actions() -> None:
+    """docs/clock.md "Limits": instants are 64-bit nanoseconds; a referee adds, takes or
+    sets at most 24 h at once; counts are at most 1000. A refused action changes nothing."""
+    clock = Clock("600")
+    clock.start(0)
+    before = clock.view(1)
+    day = 24 * 3600 * NS_PER_S
+    with pytest.raises(ClockError, match=r"first: the time to add is at most 24 h \(86400000 ms\)"):
+        clock.add_time(1, Seat.FIRST, day + NS_PER_MS)
+    with pytest.raises(ClockError, match="either way, not -86400001 ms"):
+        clock.add_time(1, Seat.FIRST, -day - NS_PER_MS)
+    with pytest.raises(ClockError, match="the remaining time is at most 24 h"):
+        clock.set_remaining(1, Seat.SECOND, day + 1)
+    with pytest.raises(ClockError, match="moves must be between -1000 and 1000, not 1001"):
+        clock.correct_moves(1, Seat.FIRST, 1001)
+    with pytest.raises(ClockError, match="an event's t_ns must be between"):
+        clock.press(2**63)
+    with pytest.raises(ClockError, match="a press's moves must be between"):
+        clock.press(1, moves=10**6)
+    assert clock.view(1) == before
+    clock.add_time(1, Seat.FIRST, day)  # the limit itself is taken
+    assert clock.view(1).first.remaining_ns == before.first.remaining_ns + day

@@ -8,6 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wuzi.clock.control import (
+    MAX_COUNT,
+    MAX_PERIOD_NS,
     NS_PER_MS,
     NS_PER_S,
     PRESETS,
@@ -175,3 +177,53 @@ def controls(draw: st.DrawFn) -> TimeControl:
 def test_any_control_reads_back_from_its_text(control: TimeControl) -> None:
     assert parse_control(str(control)) == control
     assert control.describe()
+
+
+# --- limits (docs/clock.md "Limits") ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        (
+            "99999999999999999999",
+            "field 1 '99999999999999999999': character 1 '9': expected at most 86400 s",
+        ),
+        ("86401", "at most 86400 s (24 h) for a number of seconds"),
+        ("86400.001", "character 1 '8': expected at most 86400 s"),
+        ("40/86401", "character 4 '8': expected at most 86400 s (24 h) for the seconds for the 40"),
+        ("600+86401", "at most 86400 s (24 h) for the Fischer increment"),
+        ("300d90000", "at most 86400 s (24 h) for the delay"),
+        ("5x86401", "at most 86400 s (24 h) for the seconds of each byo-yomi period"),
+        ("c10/86401", "at most 86400 s (24 h) for the seconds of the Canadian period"),
+        ("1001/600", "at most 1000 for the number of moves in a period"),
+        ("1001x30", "at most 1000 for the number of byo-yomi periods"),
+        ("c1001/300", "at most 1000 for the number of moves of the Canadian period"),
+        ("9" * 5000, "5000 characters; a time control is at most 200 characters"),
+        ("600:" * 60 + "600", "a time control is at most 200 characters"),
+    ],
+)
+def test_limits_name_the_field(spec: str, words: str) -> None:
+    with pytest.raises(ControlSpecError) as info:
+        parse_control(spec)
+    assert words in str(info.value)
+
+
+def test_the_limits_themselves_are_accepted() -> None:
+    control = parse_control("1000/86400+86400:86400d86400:86400:1000x86400")
+    assert control.phases[0].time_ns == MAX_PERIOD_NS
+    assert control.overtime is not None and control.overtime.periods == MAX_COUNT
+    assert parse_control("c1000/86400").overtime == Overtime(
+        OvertimeKind.CANADIAN, MAX_PERIOD_NS, 1, 1000
+    )
+
+
+def test_constructor_keeps_the_limits() -> None:
+    with pytest.raises(ControlSpecError, match=r"period 1: times are at most 86400 s \(24 h\)"):
+        TimeControl((Phase(MAX_PERIOD_NS + 1),))
+    with pytest.raises(ControlSpecError, match="the number of moves is at most 1000"):
+        TimeControl((Phase(60 * S, moves=MAX_COUNT + 1),))
+    with pytest.raises(ControlSpecError, match="byo-yomi: the period is at most"):
+        TimeControl((Phase(0),), Overtime(OvertimeKind.BYOYOMI, MAX_PERIOD_NS + 1, 5))
+    with pytest.raises(ControlSpecError, match="periods and of moves is at most 1000"):
+        TimeControl((Phase(0),), Overtime(OvertimeKind.BYOYOMI, 30 * S, MAX_COUNT + 1))

@@ -78,6 +78,11 @@ def test_the_json_form_is_plain() -> None:
             "key 'seat': a value is required",
         ),
         ({"event": "pause", "t_ns": 1, "hold": 5}, "key 'hold': expected text"),
+        ({"event": "press", "t_ns": 2**63}, "key 't_ns': 9223372036854775808 is beyond"),
+        (
+            {"event": "adjust", "t_ns": 1, "seat": "first", "delta_ns": -(10**40)},
+            "key 'delta_ns': -10000000000000000000000000000000000000000 is beyond",
+        ),
     ],
 )
 def test_bad_event_dicts_name_the_key(data: dict[str, object], words: str) -> None:

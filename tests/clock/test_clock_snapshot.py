@@ -87,6 +87,11 @@ def _broken(change: Any) -> dict[str, Any]:
         (lambda d: d.update(holds=[{"hold": 1, "since_ns": 0}]), "holds[0].hold: expected str"),
         (lambda d: d.update(flags=[{"seat": "x", "t_ns": 0}]), "flags[0].seat"),
         (lambda d: d.update(started="yes"), "started: expected bool"),
+        (lambda d: d.update(t_ns=2**63), "t_ns: 9223372036854775808 is beyond any clock's 64 bits"),
+        (
+            lambda d: d["sides"]["first"]["state"].update(bank_ns=10**30),
+            "sides.first.state.bank_ns: 1000000000000000000000000000000 is beyond",
+        ),
     ],
 )
 def test_bad_snapshots_name_the_key(change: Any, words: str) -> None:

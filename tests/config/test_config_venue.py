@@ -306,3 +306,49 @@ def test_random_edits_raise_only_config_errors(edits: list[tuple[int, int, str]]
         assert str(exc).startswith("venue.toml: ")
     else:
         assert isinstance(venue, VenueConfig)
+
+
+def uncommented(text: str, *sections: str) -> str:
+    """``text`` with the commented-out ``# [section]`` blocks of ``sections`` made live
+    (each block runs to the next blank line)."""
+    lines, live = [], False
+    for line in text.splitlines():
+        if line in {f"# [{name}]" for name in sections}:
+            live = True
+        elif not line:
+            live = False
+        lines.append(line[2:] if live else line)
+    return "\n".join(lines) + "\n"
+
+
+def test_the_example_s_commented_broadcast_and_bridge_are_valid_as_shown() -> None:
+    """Without the sections: the defaults; uncommented, what the comments say."""
+    plain = load_venue(EXAMPLE_PATH)
+    assert plain.broadcast.id == "broadcast" and plain.broadcast.delay_minutes == 15
+    assert plain.bridge is None
+    assert "web-central" in plain.screens.public  # wuzi web on the machine "central"
+    venue = parse_venue(uncommented(EXAMPLE, "broadcast", "bridge"), base_dir=ROOT / "deploy")
+    assert venue.broadcast == dataclasses.replace(
+        plain.broadcast, journal=str(ROOT / "deploy" / "broadcast.sqlite"), journal_given=True
+    )
+    bridge = venue.bridge
+    assert bridge is not None
+    assert (bridge.host, bridge.port, bridge.tls) == ("mqtt.example.org", 8883, True)
+    assert bridge.name == f"wuzi-{venue.id}-public" and bridge.username is not None
+    assert bridge.password_file == str(ROOT / "deploy" / "secrets" / "bridge.pass")
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ("[broadcast]\ndelay_minutes = 300\n", "broadcast.delay_minutes: the delay must be 0-240"),
+        ('[broadcast]\nid = "a b"\n', "broadcast.id: "),
+        ("[broadcast]\ndelay = 5\n", "broadcast.delay: unknown key"),
+        ('[bridge]\nusername = "u"\n', "bridge.address: missing"),
+        ('[bridge]\naddress = "h"\ntls = false\ncafile = "c"\n', "bridge.tls: is false"),
+    ],
+)
+def test_broadcast_and_bridge_mistakes_name_the_file_and_key(section: str, message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_venue(EXAMPLE + "\n" + section, source="venue.toml")
+    assert str(info.value).startswith(f"venue.toml: {message}"), str(info.value)

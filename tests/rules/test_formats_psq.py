@@ -19,7 +19,22 @@ def test_export_writes_piskvork_lines() -> None:
     assert lines[0] == "Piskvorky 15x15, 0:0, 0"
     # h8 -> 8,8; h9 -> 8,7 (y from the top); each move took 1500 ms
     assert lines[1:4] == ["8,8,1500", "8,7,1500", "9,6,1500"]
-    assert lines[7:] == ["Ana Kask", "Li Wei", "0"]  # Black's name first
+    assert lines[7:10] == ["Ana Kask", "Li Wei", "0"]  # header 0: player 1 (first line) is Black
+    # then the game's names, one tag pair a line, after the end code where Piskvork stops
+    assert lines[10:] == [
+        '[Event "Team final"]',
+        '[Round "4"]',
+        '[Match "3"]',
+        '[Board "1"]',
+        '[BlackTeam "Tallinn"]',
+        '[BlackId "EE-3"]',
+        '[WhiteTeam "Shanghai"]',
+        '[WhiteId "CN-17"]',
+        '[Table "12"]',
+        '[StartTime "2026-05-01T09:30:00+08:00"]',
+        '[Result "0-1"]',
+        '[Termination "forbidden-33"]',
+    ]
 
 
 @st.composite
@@ -73,9 +88,12 @@ def test_reads_a_gomocup_file() -> None:
 
 
 def test_reads_times_as_durations_and_names_after_the_moves() -> None:
+    # Piskvork's seat order: Ada is player 1, Bob player 2, and the header's 1 says
+    # player 2 moved first: Bob held Black (Wuzi's first seat)
     record = load_psq("Piskvorky 15x15, 0:0, 1\n8,8,1000\n9,7,250\nAda\nBob\n0\n")
     assert [m.t_ms for m in record.moves] == [1000, 1250]
-    assert (record.first.name, record.second.name) == ("Ada", "Bob")
+    assert (record.first.name, record.second.name) == ("Bob", "Ada")
+    assert record.player_of(Colour.BLACK).name == "Bob"
 
 
 @pytest.mark.parametrize(
@@ -98,3 +116,30 @@ def test_errors_name_the_line(text: str, message: str) -> None:
     with pytest.raises(RecordFormatError) as info:
         load_psq(text)
     assert message in str(info.value)
+
+
+def test_psq_round_trips_the_names_of_the_game() -> None:
+    """Event, round, match, board, both players with team and id, table, start time and
+    the result (with its reason) come back from the tag pairs after the end code."""
+    record = load_psq(export_psq(sample_record()))
+    sample = sample_record()
+    black, white = sample.player_of(Colour.BLACK), sample.player_of(Colour.WHITE)
+    assert (record.event, record.round, record.match, record.board) == ("Team final", "4", 3, 1)
+    assert (record.first, record.second) == (black, white)  # Black is the psq's first seat
+    assert (record.table, record.start_time) == (12, "2026-05-01T09:30:00+08:00")
+    assert record.result is not None
+    assert (record.result.winner, record.result.reason) == ("white", "forbidden-33")
+
+
+@pytest.mark.parametrize(
+    ("tag", "message"),
+    [
+        ('[Match "x"]', "line 6: [Match] must be a whole number from 1, not 'x'"),
+        ('[Result "2-0"]', "line 6: [Result] must be 1-0, 0-1, 1/2-1/2 or *, not '2-0'"),
+        ('[StartTime "today"]', "line 6: [StartTime] 'today' is not an ISO 8601 time"),
+    ],
+)
+def test_a_bad_tag_pair_names_its_line(tag: str, message: str) -> None:
+    with pytest.raises(RecordFormatError) as info:
+        load_psq(f"Piskvorky 15x15, 0:0, 0\n8,8,0\nA\nB\n0\n{tag}\n")
+    assert str(info.value) == message

@@ -95,6 +95,7 @@ def test_seats_follow_the_black_seat_when_not_recorded() -> None:
     ("text", "message"),
     [
         ("(;GM[1]SZ[19];B[pd])", "line 1: GM: GM[1] is not Gomoku/Renju"),
+        ("(;GM[1];B[hh])", "line 1: GM: GM[1] is not Gomoku/Renju (GM[4]); no SZ[15]"),
         ("(;GM[4]SZ[19];B[pd])", "line 1: SZ: the board is 19"),
         ("(;GM[4]\n;B[hh]\n;W[zz])", "line 3: W: [zz] is off the 15×15 board"),
         ("(;GM[4]\n;B[h])", "line 2: B: [h] is not a point"),
@@ -108,7 +109,6 @@ def test_seats_follow_the_black_seat_when_not_recorded() -> None:
         ("", "no game tree"),
         ("(;GM[4])\n)", "line 2: ')' closes no game tree"),
         ("(;GM[4]RE[maybe])", "line 1: RE: [maybe] is not a result"),
-        ("(;GM[4]RU[chess])", "line 1: RU: unknown rule set 'chess'"),
         ("(;GM[4]\nWZOD[first:swap])", "line 2: WZOD: [first:swap] has 2 parts, expected 4"),
         ("(;GM[4]WZOS[coin])", "WZOS: must be opener, lot or referee"),
         ("(;GM[4];B[hh]WZT[soon])", "WZT: 'soon' is not a whole number"),
@@ -134,3 +134,26 @@ def test_a_file_in_the_character_set_it_names_is_read() -> None:
     assert load_sgf(data).player_of(Colour.BLACK).name == "李伟"
     with pytest.raises(RecordFormatError, match="CA\\[nonsense\\]: unknown character set"):
         load_sgf(b"(;GM[4]CA[nonsense]PB[\xff])")
+
+
+def test_the_game_is_named_in_standard_properties_and_kept_in_private_ones() -> None:
+    """A viewer sees the event, round, game name, players, teams, date and result; the
+    match and board (no SGF property) travel as WZMA/WZBD and come back."""
+    text = export_sgf(sample_record())
+    for prop in (
+        "EV[Team final]",
+        "RO[4]",
+        "GN[round 4, match 3, board 1, game 2, table 12: Tallinn – Shanghai]",
+        "PB[Ana Kask]",
+        "PW[Li Wei]",
+        "BT[Tallinn]",
+        "WT[Shanghai]",
+        "DT[2026-05-01]",
+        "RE[W+]",
+        "WZMA[3]",
+        "WZBD[1]",
+    ):
+        assert prop in text
+    record = load_sgf(text)
+    assert (record.match, record.board) == (3, 1)
+    assert record == sample_record()

@@ -114,3 +114,41 @@ def test_help_lists_the_formats() -> None:
         check=False,
     )
     assert done.returncode == 0 and "psq" in done.stdout and ".sheet.txt" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("g.json", b'{"format": ' + b"9" * 5000 + b"}", "a number of 5000 digits"),
+        ("g.json", b'{"format": NaN}', "NaN is not a number in JSON"),
+        ("g.json", b"[" * 100_000, "nested too deeply"),
+        ("g.psq", b"Piskvorky " + b"9" * 5000 + b"x15, 0:0, 0\n", "line 1:"),
+        ("g.psq", b"Piskvorky 15x15, 0:0, 0\n8,8," + b"9" * 5000 + b"\n", ""),
+        ("g.txt", b"9" * 5000 + b". h8\n", "is not a point"),
+        ("g.txt", b"h" + b"9" * 5000 + b"\n", "line 1: 'h99999999999999999999999999999'… is not"),
+        ("g.sgf", b"(;GM[4]SZ[15]WZTB[" + b"9" * 5000 + b"];B[hh])", "at most 15 digits"),
+        ("g.sgf", b"(;GM[4]SZ[15];B[hh]WL[1]BL[" + b"9" * 5000 + b"])", "at most 12 digits"),
+    ],
+)
+def test_huge_numbers_and_nesting_are_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes, message: str
+) -> None:
+    """Issue 19: numbers of thousands of digits (Python will not convert them) and deep
+    nesting are errors naming the file, never a traceback."""
+    (tmp_path / name).write_bytes(data)
+    code = main(["rules", "record", "show", str(tmp_path / name)])
+    err = capsys.readouterr().err
+    assert code in (0, 1)
+    if message:
+        assert code == 1 and f"{tmp_path / name}: " in err and message in err, err
+
+
+def test_a_record_larger_than_16_mib_is_refused_unread() -> None:
+    done = subprocess.run(
+        [str(WUZI), "rules", "record", "convert", "-", "-", "--from", "moves", "--to", "json"],
+        input=b"h8 " * (6 * 1024 * 1024),
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert b"-: more than 16777216 bytes: too large for a game record" in done.stderr

@@ -251,3 +251,39 @@ def test_explain_needs_a_point(capsys: pytest.CaptureFixture[str]) -> None:
         main(["rules", "explain", "h8"])
     assert exc.value.code == 2
     assert "--point" in capsys.readouterr().err
+
+
+def test_an_over_long_or_undecodable_line_is_a_bad_line_and_held_bounded() -> None:
+    """Issue 19: a 30 MB line cost 0.9 GB; now each line is read 4 kB at most."""
+    stdin = b"h8\n" + b"h8 " * 10_000_000 + b"\n\xff h8\nh8 h9\n"
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK, "rules", "forbidden"],
+        input=stdin,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert b"Traceback" not in done.stderr
+    out = done.stdout.decode().splitlines()
+    assert out[:4] == [
+        "=",
+        "! line 2: the line is longer than 4096 bytes",
+        "! line 3: it is not UTF-8 text (byte 1 is 0xff)",
+        "=",
+    ]
+    assert int(done.stderr.decode().split()[-1]) < 200_000  # peak RSS in kB
+
+
+# Runs ``wuzi`` and prints its peak memory (kB) on stderr at the end.
+# The peak RSS of this process alone, in kB: VmHWM belongs to the address space exec made.
+# Not getrusage's ru_maxrss: Linux keeps it across fork and execve, so a child of a large
+# pytest process would report the parent's size.
+_PEAK = (
+    "import sys\n"
+    "from wuzi.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "sys.stdout.flush()\n"
+    "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0]\n"
+    "print(hwm.split()[1], file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)

@@ -30,6 +30,15 @@ def make_run(tmp: Path, *, confirmations: int = 1, recorded: list[str] | None = 
         "black_seat": "second",
         "time_control": "270+3",
         "move_details": details((272000, 270000), (272000, 271000), (274000, 271000)),
+        "event": "2021 决赛",
+        "round": "1",
+        "match": 1,
+        "board": 1,
+        "start_time": "2026-05-01T09:30:00+08:00",
+        "players": {
+            "first": {"name": "王勇", "id": "p1", "team": "上海"},
+            "second": {"name": "郭涛", "id": "p2", "team": "广东"},
+        },
     }
     (tmp / "games" / "r1-m1-b1.json").write_text(json.dumps(record))
     db = sqlite3.connect(tmp / "run" / "final.sqlite")
@@ -159,3 +168,18 @@ def test_a_move_lost_in_good_time_is_still_caught(tmp_path: Path) -> None:
         folder = tmp_path / f"{detail}-{late is None}-{late and late['left_ms']}"
         run = flagged_run(folder, late, detail)
         assert [p for p in check_run(run) if "bots played" in p], (late, detail)
+
+
+def test_a_record_that_does_not_name_its_game_is_caught(tmp_path: Path) -> None:
+    make_run(tmp_path)
+    path = tmp_path / "games" / "r1-m1-b1.json"
+    record = json.loads(path.read_text())
+    record["round"] = ""
+    record["start_time"] = ""
+    record["players"]["second"]["team"] = ""
+    path.write_text(json.dumps(record))
+    assert check_run(tmp_path) == [
+        "r1-m1-b1: the record does not name its round",
+        "r1-m1-b1: the record does not name its start_time",
+        "r1-m1-b1: the record does not name its players.second.team",
+    ]

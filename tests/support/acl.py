@@ -46,7 +46,9 @@ class Broker:
 
 
 def write_venue(directory: Path, port: int, extra: str = "") -> Path:
-    """A venue of two hosts (tables 1-2 and 3), a director, two referees and the screens."""
+    """A venue of two hosts (tables 1-2 and 3), a director, two referees, a live screen
+    (``hall``), a public one (``foyer``) and the broadcast (``[broadcast] id = "feed"``,
+    the one writer of ``public/``)."""
     from wuzi.venue.passwords import hash_password
 
     path = directory / "venue.toml"
@@ -88,6 +90,14 @@ password_hash = "{hash_password(CHIEF_PASSWORD)}"
 [[referees]]
 name = "deputy"
 token_file = "secrets/deputy.token"
+
+[screens]
+live = ["hall"]
+public = ["foyer"]
+
+[broadcast]
+id = "feed"
+delay_minutes = 0
 {extra}
 """,
         encoding="utf-8",
@@ -98,16 +108,34 @@ token_file = "secrets/deputy.token"
 CHIEF_PASSWORD = "chief-arbiter-password"
 
 
+def peer_logins(venue: VenueConfig) -> dict[str, tuple[str | None, str | None]]:
+    """(user, password) of one connection per role, by a short name, as each process gets
+    it (`broker_login`, the real path); ``chief`` types the password behind its hash."""
+    from wuzi.config.credentials import broker_login, client_id_of
+
+    return {
+        "h1": broker_login(venue, "host", "h1"),
+        "h2": broker_login(venue, "host", "h2"),
+        "dir": broker_login(venue, "director"),
+        "screens": broker_login(venue, "screen", "hall"),
+        "public": broker_login(venue, "screen-public", "foyer"),
+        "broadcast": broker_login(venue, "broadcast"),
+        "deputy": broker_login(venue, "referee", "deputy"),
+        "chief": (client_id_of(venue, "referee", "chief"), CHIEF_PASSWORD),
+    }
+
+
 @contextmanager
-def generated_broker(extra_args: tuple[str, ...] = ()) -> Iterator[Broker]:
-    """Write the venue, run ``wuzi venue broker-config``, start Mosquitto with the result."""
+def generated_broker(extra_args: tuple[str, ...] = (), venue_extra: str = "") -> Iterator[Broker]:
+    """Write the venue (``venue_extra`` appended: a ``[bridge]``, say), run ``wuzi venue
+    broker-config``, start Mosquitto with the result."""
     binary = box.find_mosquitto()
     directory = Path(tempfile.mkdtemp(prefix="wuzi-acl-"))
     directory.chmod(0o755)  # the mosquitto user must reach the generated files
     process: subprocess.Popen[bytes] | None = None
     try:
         port = box.free_port()
-        venue_path = write_venue(directory, port)
+        venue_path = write_venue(directory, port, venue_extra)
         code = main(
             [
                 "venue",

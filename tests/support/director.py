@@ -13,6 +13,7 @@ from wuzi.bus.schemas import ArbiterCommand, TableEvent
 from wuzi.director.core import CoreOptions, DirectorCore
 from wuzi.sim.final.setup import HOSTS, REFEREE, TABLES_PER_HOST, create_event, demo_teams
 from wuzi.sim.final.setup import write_venue_file as _write_venue_file
+from wuzi.tournament.draw import DrawRecord
 from wuzi.tournament.entrants import Player, Sex, Team
 from wuzi.tournament.event import Competition, EventSettings, Format
 
@@ -39,9 +40,42 @@ def make_core(
     comp: Competition,
     *,
     tables: Sequence[tuple[int, str]] = TABLES,
+    draws: Sequence[DrawRecord] = (),
     **options: Any,
 ) -> DirectorCore:
-    return DirectorCore(comp, tables, options=CoreOptions(**options), referee_keys=KEYS)
+    return DirectorCore(
+        comp, tables, options=CoreOptions(**options), referee_keys=KEYS, draws=draws
+    )
+
+
+OPEN_2019_TIE = {("p1", "p2"): None, ("p1", "p3"): "p1", ("p1", "p4"): "p1",
+                 ("p2", "p3"): "p2", ("p2", "p4"): "p2", ("p3", "p4"): "p3"}  # fmt: skip
+"""A 2019 open group of four where p1 and p2 end level on everything (2½ points, the same
+Sonneborn-Berger, two wins each, a drawn direct encounter): place 1 needs a playoff."""
+
+OPEN_2019_THREE = {("p1", "p2"): None, ("p2", "p3"): None, ("p1", "p3"): None,
+                   ("p1", "p4"): "p1", ("p2", "p4"): "p2", ("p3", "p4"): "p3"}  # fmt: skip
+"""Three of four level on everything (2 points, SB 2, one win, drawn encounters)."""
+
+
+def open_group_2019(players: int = 4) -> Competition:
+    """The 2019 open's men's group as a round robin (002 六(二)): Chinese 2013 rules with
+    designated openings, 60 minutes sudden death, players p1 … pN (p1 the top seed)."""
+    comp = Competition(
+        EventSettings.create(Format.ROUND_ROBIN, name="2019 全国五子棋公开赛 男子组")
+    )
+    for i in range(1, players + 1):
+        comp = comp.add_player(Player(f"p{i}", f"选手{i}", Sex.MALE, 2000 - 10 * i), seed=i)
+    return comp
+
+
+def round_robin_winner(
+    outcomes: dict[tuple[str, str], str | None], black: str, white: str
+) -> str | None:
+    """'first' (Black, the first seat) or 'second' for a game of ``outcomes`` (who wins each
+    pair, None for a draw)."""
+    won = outcomes[(black, white) if (black, white) in outcomes else (white, black)]
+    return None if won is None else "first" if won == black else "second"
 
 
 def winner_of(game_id: str, salt: str = "") -> str | None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from support.acl import CHIEF_PASSWORD, Broker, Peer, generated_broker, tls_files
+from support.acl import CHIEF_PASSWORD, Broker, Peer, generated_broker, peer_logins, tls_files
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import TableState, parse_message
@@ -32,19 +32,9 @@ def broker() -> Iterator[Broker]:
 @pytest.fixture
 def peers(broker: Broker) -> Iterator[dict[str, Peer]]:
     """A connected client per role, logged in as `broker_login` says (the real path)."""
-    venue = broker.venue
-    logins = {
-        "h1": broker_login(venue, "host", "h1"),
-        "h2": broker_login(venue, "host", "h2"),
-        "dir": broker_login(venue, "director"),
-        "screens": broker_login(venue, "screens"),
-        "public": broker_login(venue, "screens-public"),
-        "deputy": broker_login(venue, "referee", "deputy"),
-        "chief": ("chief", CHIEF_PASSWORD),  # a password-hash referee types the password
-    }
     made: dict[str, Peer] = {}
     try:
-        for name, (user, password) in logins.items():
+        for name, (user, password) in peer_logins(broker.venue).items():
             assert user is not None and password is not None, name
             peer = Peer(broker.port, user, password)
             assert peer.connect() == 0, f"{name} was refused:\n{broker.log_text()}"
@@ -55,13 +45,53 @@ def peers(broker: Broker) -> Iterator[dict[str, Peer]]:
             peer.close()
 
 
-def test_the_logins_are_the_per_process_users(broker: Broker) -> None:
+def test_the_logins_are_the_per_connection_accounts(broker: Broker) -> None:
     venue = broker.venue
-    assert broker_login(venue, "host", "h1")[0] == "h1"
-    assert broker_login(venue, "director")[0] == "dir"
-    assert broker_login(venue, "screens")[0] == "screens"
-    assert broker_login(venue, "screens-public")[0] == "screens-public"
-    assert broker_login(venue, "referee", "chief") == ("chief", None)
+    assert broker_login(venue, "host", "h1")[0] == f"wuzi.{V}.host.h1"
+    assert broker_login(venue, "check", "h1")[0] == f"wuzi.{V}.check.h1"
+    assert broker_login(venue, "director")[0] == f"wuzi.{V}.director.dir"
+    assert broker_login(venue, "director-live")[0] == f"wuzi.{V}.director-live.dir"
+    assert broker_login(venue, "screen", "hall")[0] == f"wuzi.{V}.screen.hall"
+    assert broker_login(venue, "screen-public", "foyer")[0] == f"wuzi.{V}.screen.foyer"
+    assert broker_login(venue, "referee", "chief") == (f"wuzi.{V}.referee.chief", None)
+    assert broker_login(venue, "referee-send", "chief")[0] == f"wuzi.{V}.referee-send.chief"
+    assert broker_login(venue, "broadcast")[0] == f"wuzi.{V}.broadcast.feed"
+    conf = (broker.directory / "broker" / "mosquitto.conf").read_text()
+    assert "use_username_as_clientid true" in conf.splitlines()
+
+
+def test_the_director_s_live_connection_reads_only_retained_states(
+    broker: Broker, peers: dict[str, Peer]
+) -> None:
+    live = Peer(broker.port, *broker_login(broker.venue, "director-live"))
+    try:
+        assert live.connect() == 0
+        assert live.subscribe(topics.all_table_states(V)) == [1]
+        assert live.subscribe(topics.all_host_statuses(V)) == [1]
+        live.publish(topics.assignment(V, 1), b"from-director-live")
+        peers["h1"].subscribe(topics.assignment(V, 1))
+        peers["dir"].publish(topics.assignment(V, 1), b"from-the-director")
+        got = peers["h1"].wait_for(topics.assignment(V, 1), b"from-the-director")
+        assert b"from-director-live" not in [p for _t, p in got]
+    finally:
+        live.close()
+
+
+def test_the_check_account_writes_only_its_host_s_status(
+    broker: Broker, peers: dict[str, Peer]
+) -> None:
+    check = Peer(broker.port, *broker_login(broker.venue, "check", "h1"))
+    watcher = peers["chief"]
+    watcher.subscribe(f"wuzi/v1/{V}/#")
+    try:
+        assert check.connect() == 0
+        check.publish(topics.table_state(V, 1), b"from-check")
+        check.publish(topics.host_status(V, "h2"), b"from-check")
+        check.publish(topics.host_status(V, "h1"), b"check-status")
+        got = watcher.wait_for(topics.host_status(V, "h1"), b"check-status")
+        assert b"from-check" not in [p for _t, p in got]
+    finally:
+        check.close()
 
 
 def test_a_host_publishes_its_own_tables_and_no_other(peers: dict[str, Peer]) -> None:
@@ -76,13 +106,26 @@ def test_a_host_publishes_its_own_tables_and_no_other(peers: dict[str, Peer]) ->
     h1.publish(topics.competition_state(V), b"stolen")
     h1.publish(topics.table_state(V, 1), b"own")
     h1.publish(topics.arbiter_alerts(V, 2), b"own")
-    h1.publish(topics.public_events(V, 2), b"own")
     h1.publish(topics.host_status(V, "h1"), b"own")
     got = watcher.wait_for(topics.host_status(V, "h1"), b"own")
     assert (topics.table_state(V, 1), b"own") in got
     assert (topics.arbiter_alerts(V, 2), b"own") in got
-    assert (topics.public_events(V, 2), b"own") in got
     assert not [m for m in got if m[1] == b"stolen"]
+
+
+def test_a_host_no_longer_writes_the_public_feed_of_its_own_tables(
+    peers: dict[str, Peer],
+) -> None:
+    """Only the broadcast publishes ``public/`` (docs/broadcast.md): a host, the machine
+    within players' reach, cannot put live play on the public feed, even its own table's."""
+    watcher = peers["chief"]
+    watcher.subscribe(f"wuzi/v1/{V}/#")
+    h1 = peers["h1"]
+    h1.publish(topics.public_state(V, 1), b"live-from-h1", retain=True)
+    h1.publish(topics.public_events(V, 2), b"live-from-h1")
+    h1.publish(topics.table_events(V, 2), b"h1-sentinel")
+    got = watcher.wait_for(topics.table_events(V, 2), b"h1-sentinel")
+    assert not [m for m in got if m[1] == b"live-from-h1"]
 
 
 def test_only_the_director_assigns_games(peers: dict[str, Peer]) -> None:
@@ -139,9 +182,45 @@ def test_public_screens_read_only_the_delayed_feed(peers: dict[str, Peer]) -> No
     h1.publish(topics.table_state(V, 1), b"live")
     h1.publish(topics.table_events(V, 1), b"live")
     h1.publish(topics.arbiter_alerts(V, 1), b"live")
-    h1.publish(topics.public_state(V, 1), b"delayed")
+    peers["broadcast"].publish(topics.public_state(V, 1), b"delayed")
     got = public.wait_for(topics.public_state(V, 1), b"delayed")
     assert not [m for m in got if m[1] == b"live"]
+
+
+def test_the_broadcast_reads_the_live_tables_and_writes_only_the_public_feed(
+    peers: dict[str, Peer],
+) -> None:
+    broadcast = peers["broadcast"]
+    assert broadcast.subscribe(topics.all_table_states(V)) == [1]
+    assert broadcast.subscribe(topics.all_table_events(V)) == [1]
+    arbiter = broadcast.subscribe(f"wuzi/v1/{V}/arbiter/#")
+    everything_else = broadcast.subscribe(topics.competition_state(V))
+    h1, h2 = peers["h1"], peers["h2"]
+    h1.publish(topics.arbiter_alerts(V, 1), b"referee-only")
+    peers["dir"].publish(topics.competition_state(V), b"referee-only")
+    h1.publish(topics.table_state(V, 1), b"live-1")
+    h2.publish(topics.table_events(V, 3), b"live-3")  # every host's tables
+    got = broadcast.wait_for(topics.table_events(V, 3), b"live-3")
+    assert (topics.table_state(V, 1), b"live-1") in got
+    assert not [m for m in got if m[1] == b"referee-only"], (arbiter, everything_else)
+
+    watcher = peers["chief"]
+    watcher.subscribe(f"wuzi/v1/{V}/#")
+    for topic in (
+        topics.table_state(V, 1),
+        topics.table_events(V, 1),
+        topics.arbiter_alerts(V, 1),
+        topics.arbiter_commands(V),
+        topics.assignment(V, 1),
+        topics.competition_state(V),
+        topics.host_status(V, "feed"),
+    ):
+        broadcast.publish(topic, b"forged")
+    broadcast.publish(topics.public_state(V, 3), b"delayed-3")
+    broadcast.publish(topics.public_events(V, 1), b"delayed-1")
+    got = watcher.wait_for(topics.public_events(V, 1), b"delayed-1")
+    assert (topics.public_state(V, 3), b"delayed-3") in got
+    assert not [m for m in got if m[1] == b"forged"]
 
 
 def test_referees_command_and_hosts_do_not(peers: dict[str, Peer]) -> None:
@@ -159,11 +238,13 @@ def test_referees_command_and_hosts_do_not(peers: dict[str, Peer]) -> None:
 @pytest.mark.parametrize(
     ("user", "password"),
     [
-        ("h1", "not-the-password"),
-        ("chief", "wrong"),
+        (f"wuzi.{V}.host.h1", "not-the-password"),
+        (f"wuzi.{V}.referee.chief", "wrong"),
+        ("h1", "not-the-password"),  # the old bare user names are no accounts
+        ("chief", CHIEF_PASSWORD),
         ("intruder", "anything"),
         (None, None),  # anonymous
-        ("h1", None),
+        (f"wuzi.{V}.host.h1", None),
     ],
 )
 def test_logins_outside_the_venue_file_are_refused(

@@ -14,7 +14,6 @@ import pytest
 from wuzi.bus import topics
 from wuzi.cli import main
 from wuzi.config import load_venue, parse_venue
-from wuzi.config.credentials import CredentialError
 from wuzi.venue.broker_config import (
     MAX_QUEUED_MESSAGES,
     AclRule,
@@ -62,45 +61,74 @@ def every_topic(venue: str, tables: range, hosts: tuple[str, ...]) -> list[str]:
     return found
 
 
+def A(role: str, ident: str) -> str:
+    """The example's account (and client id) of ``role``'s ``ident``."""
+    return f"wuzi.{V}.{role}.{ident}"
+
+
+LIVE = {A("screen", n) for n in ("scoreboard-hall", "clock1-table1", "clock2-table2")}
+PUBLIC = {A("screen", "foyer"), A("screen", "web-central")}
+BROADCAST = A("broadcast", "broadcast")
+REFEREES = {A(r, n) for r in ("referee", "referee-send") for n in ("chief-arbiter", "deputy")}
+
+
 def test_who_may_write_each_topic_of_the_tree() -> None:
     rules = acl_rules(EXAMPLE)
     assert list(rules) == [
-        "pi-1", "pi-2", "director", "screens", "screens-public", "chief-arbiter", "deputy",
+        A("host", "pi-1"), A("check", "pi-1"), A("host", "pi-2"), A("check", "pi-2"),
+        A("director", "director"), A("director-live", "director"), BROADCAST,
+        A("screen", "scoreboard-hall"), A("screen", "clock1-table1"),
+        A("screen", "clock2-table2"), A("screen", "foyer"), A("screen", "web-central"),
+        A("referee", "chief-arbiter"), A("referee-send", "chief-arbiter"),
+        A("referee", "deputy"), A("referee-send", "deputy"),
     ]  # fmt: skip
     for topic in every_topic(V, range(1, 6), ("pi-1", "pi-2", "pi-3")):
         writers = {user for user, r in rules.items() if may(r, "write", topic)}
         kind = topics.parse_topic(topic)
-        if kind.table is not None and kind.kind is not topics.TopicKind.ASSIGNMENT:
+        if kind.kind in (topics.TopicKind.PUBLIC_STATE, topics.TopicKind.PUBLIC_EVENTS):
+            assert writers == {BROADCAST}, topic  # the delayed feed: never a host
+        elif kind.table is not None and kind.kind is not topics.TopicKind.ASSIGNMENT:
             owner = {1: "pi-1", 2: "pi-1", 3: "pi-2", 4: "pi-2"}.get(kind.table)
-            assert writers == ({owner} if owner else set()), topic
+            assert writers == ({A("host", owner)} if owner else set()), topic
         elif kind.kind is topics.TopicKind.HOST_STATUS:
-            assert writers == ({kind.host} if kind.host != "pi-3" else set()), topic
+            assert kind.host is not None
+            expected = {A("host", kind.host), A("check", kind.host)}
+            assert writers == (expected if kind.host != "pi-3" else set()), topic
         elif kind.kind in (topics.TopicKind.ASSIGNMENT, topics.TopicKind.COMPETITION):
-            assert writers == {"director"}, topic
+            assert writers == {A("director", "director")}, topic
         else:
             assert kind.kind is topics.TopicKind.ARBITER_COMMANDS
-            assert writers == {"chief-arbiter", "deputy"}
+            assert writers == REFEREES
 
 
 def test_who_may_read_each_topic_of_the_tree() -> None:
     rules = acl_rules(EXAMPLE)
+    director, live = A("director", "director"), A("director-live", "director")
     for topic in every_topic(V, range(1, 5), ("pi-1", "pi-2")):
         readers = {user for user, r in rules.items() if may(r, "read", topic)}
         kind = topics.parse_topic(topic).kind
-        assert {"chief-arbiter", "deputy"} <= readers, topic
+        assert readers >= REFEREES, topic
+        assert A("check", "pi-1") not in readers, topic  # the check account reads nothing
         if kind in topics.REFEREE_ONLY:
-            assert not readers & {"screens", "screens-public"}, topic
+            assert not readers & (LIVE | PUBLIC), topic
         if kind in (topics.TopicKind.TABLE_STATE, topics.TopicKind.TABLE_EVENTS):
-            assert "screens" in readers and "screens-public" not in readers, topic
-            assert "director" in readers
+            assert readers >= LIVE | {BROADCAST} and not PUBLIC & readers, topic
+        else:
+            assert BROADCAST not in readers, topic  # the live tables only
+        if kind is topics.TopicKind.TABLE_STATE:
+            assert live in readers and director not in readers, topic
+        if kind is topics.TopicKind.TABLE_EVENTS:
+            assert director in readers and live not in readers, topic
         if kind in (topics.TopicKind.PUBLIC_STATE, topics.TopicKind.PUBLIC_EVENTS):
-            assert {"screens", "screens-public"} <= readers, topic
-    assert may(rules["pi-1"], "read", topics.assignment(V, 2))
-    assert not may(rules["pi-1"], "read", topics.assignment(V, 3))
-    assert may(rules["pi-2"], "read", topics.arbiter_commands(V))
-    assert may(rules["director"], "read", topics.arbiter_commands(V))
-    assert not may(rules["director"], "read", topics.arbiter_alerts(V, 1))
-    assert may(rules["screens-public"], "read", topics.competition_state(V))
+            assert readers >= LIVE | PUBLIC, topic
+    assert may(rules[A("host", "pi-1")], "read", topics.assignment(V, 2))
+    assert not may(rules[A("host", "pi-1")], "read", topics.assignment(V, 3))
+    assert may(rules[A("host", "pi-2")], "read", topics.arbiter_commands(V))
+    assert may(rules[director], "read", topics.arbiter_commands(V))
+    assert not may(rules[director], "read", topics.arbiter_alerts(V, 1))
+    assert may(rules[live], "read", topics.host_status(V, "pi-1"))
+    assert not may(rules[live], "write", topics.assignment(V, 1))
+    assert may(rules[A("screen", "foyer")], "read", topics.competition_state(V))
 
 
 def test_the_acl_text_has_a_block_per_user_and_nothing_else() -> None:
@@ -152,11 +180,26 @@ def test_mosquitto_conf_with_tls() -> None:
         mosquitto_conf(EXAMPLE, settings(port=None))
 
 
-def test_broker_users_that_clash_stop_the_acl() -> None:
+def test_names_that_clashed_as_bare_users_are_distinct_accounts() -> None:
+    """A referee named like a host, a screen named like the director: each role has its
+    own part of the name, so no name can give an account another's rights."""
     text = (ROOT / "deploy" / "venue.example.toml").read_text(encoding="utf-8")
-    venue = parse_venue(text.replace('name = "deputy"', 'name = "pi-2"'))
-    with pytest.raises(CredentialError, match=r"referees\[1\]\.name: 'pi-2' is already"):
-        acl_text(venue)
+    text = text.replace('name = "deputy"', 'name = "pi-2"')
+    venue = parse_venue(text.replace('public = ["foyer",', 'public = ["director",'))
+    rules = acl_rules(venue)
+    assert rules[A("referee", "pi-2")] == rules[A("referee", "chief-arbiter")]
+    assert not may(rules[A("referee", "pi-2")], "write", topics.table_state(V, 3))
+    assert not may(rules[A("screen", "director")], "write", topics.assignment(V, 1))
+
+
+def test_every_listener_binds_the_client_id_to_the_account() -> None:
+    tls = TlsListener(8883, "/c/broker.crt", "/c/broker.key")
+    conf = mosquitto_conf(EXAMPLE, settings(port=1883, tls=tls)).splitlines()
+    listeners = [i for i, line in enumerate(conf) if line.startswith("listener ")]
+    binds = [i for i, line in enumerate(conf) if line == "use_username_as_clientid true"]
+    assert len(listeners) == len(binds) == 2
+    # a listener setting: after its listener line, else Mosquitto opens 1883 for it
+    assert listeners[0] < binds[0] < listeners[1] < binds[1]
 
 
 # --- passwords ---------------------------------------------------------------------------
@@ -245,22 +288,35 @@ def test_the_command_writes_the_files_and_the_missing_secrets(
     assert run(config, out) == 0
     report = capsys.readouterr().out
     secrets = tmp_path / "secrets"
-    for name in ("pi-1", "pi-2", "director", "screens", "screens-public"):
-        assert f"created {secrets / name}.pass (mode 0600)" in report
+    names = ("pi-1", "pi-2", "director", "broadcast/broadcast", "screens/scoreboard-hall")
+    for name in (*names, "screens/foyer", "screens/web-central"):
+        assert report.count(f"created {secrets / name}.pass (mode 0600)") == 1, name
         assert stat.S_IMODE((secrets / f"{name}.pass").stat().st_mode) == 0o600
-    assert f"referee deputy: kept {secrets / 'deputy.token'}" in report
+    assert stat.S_IMODE((secrets / "screens").stat().st_mode) == 0o700
+    assert stat.S_IMODE((secrets / "broadcast").stat().st_mode) == 0o700
+    assert (
+        f"broadcast broadcast: created {secrets / 'broadcast' / 'broadcast.pass'} (mode 0600): "
+        "copy it to the machine that runs wuzi broadcast, beside its venue file"
+    ) in report
+    assert report.count(f"referee deputy: kept {secrets / 'deputy.token'}") == 1
     assert "referee chief-arbiter: logs in with the password of referees[0].password_hash" in report
-    assert f"wrote {out / 'passwd'} (7 users)" in report
-    assert "note: the shared [broker] user 'wuzi' is not a user of this broker" in report
+    assert f"wrote {out / 'passwd'} (16 accounts)" in report
+    assert "note: the shared [broker] user 'wuzi' is not an account of this broker" in report
     conf = (out / "mosquitto.conf").read_text()
     assert f"password_file {out / 'passwd'}" in conf and "listener 1884" in conf
     assert (out / "acl").read_text() == acl_text(load_venue(config))
     entries = parse_passwd((out / "passwd").read_text())
     assert list(entries) == list(acl_rules(load_venue(config)))
     password = (secrets / "pi-1.pass").read_text().strip()
-    assert check_password(password, entries["pi-1"])
-    assert check_password("d" * 32, entries["deputy"])
-    assert entries["chief-arbiter"] == load_venue(config).referees[0].password_hash
+    assert check_password(password, entries[A("host", "pi-1")])
+    assert check_password(password, entries[A("check", "pi-1")])  # one secret, two accounts
+    director = (secrets / "director.pass").read_text().strip()
+    assert check_password(director, entries[A("director-live", "director")])
+    assert check_password("d" * 32, entries[A("referee", "deputy")])
+    assert check_password("d" * 32, entries[A("referee-send", "deputy")])
+    hashed = load_venue(config).referees[0].password_hash
+    assert entries[A("referee", "chief-arbiter")] == entries[A("referee-send", "chief-arbiter")]
+    assert entries[A("referee", "chief-arbiter")] == hashed
     assert stat.S_IMODE((out / "passwd").stat().st_mode) == 0o640
     if os.geteuid() == 0:
         import grp
@@ -272,17 +328,20 @@ def test_running_it_again_changes_nothing(tmp_path: Path) -> None:
     config = venue_dir(tmp_path)
     out = tmp_path / "broker"
     assert run(config, out) == 0
-    before = {p.name: p.read_bytes() for p in [*out.iterdir(), *(tmp_path / "secrets").iterdir()]}
+    files = [*out.iterdir(), *(tmp_path / "secrets").rglob("*.*")]
+    before = {p.name: p.read_bytes() for p in files}
     assert run(config, out) == 0
-    after = {p.name: p.read_bytes() for p in [*out.iterdir(), *(tmp_path / "secrets").iterdir()]}
+    after = {p.name: p.read_bytes() for p in files}
     assert after == before
     # A new password (the organiser replaced a file) gets a new hash; the others stay.
     (tmp_path / "secrets" / "pi-2.pass").write_text("a-new-password\n")
     assert run(config, out) == 0
     entries = parse_passwd((out / "passwd").read_text())
-    assert check_password("a-new-password", entries["pi-2"])
+    pi1, pi2 = A("host", "pi-1"), A("host", "pi-2")
+    assert check_password("a-new-password", entries[pi2])
+    assert check_password("a-new-password", entries[A("check", "pi-2")])
     old = parse_passwd(before["passwd"].decode())
-    assert entries["pi-1"] == old["pi-1"] and entries["pi-2"] != old["pi-2"]
+    assert entries[pi1] == old[pi1] and entries[pi2] != old[pi2]
 
 
 def test_a_bad_venue_file_is_exit_1_naming_the_key(
@@ -299,15 +358,65 @@ def test_a_bad_venue_file_is_exit_1_naming_the_key(
     assert "missing.toml: cannot read" in capsys.readouterr().err
 
 
-def test_a_clash_of_broker_users_is_exit_1(
+def test_the_old_shared_screens_login_is_exit_1_saying_what_to_write(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     config = venue_dir(tmp_path)
-    config.write_text(config.read_text().replace('user = "screens"', 'user = "pi-1"'))
+    text = config.read_text()
+    start = text.index("\n[screens]\n")
+    end = text.index("\n[[hosts]]\n")
+    config.write_text(text[: start + 1] + '[screens]\nuser = "screens"\n' + text[end:])
     assert run(config, tmp_path / "broker") == 1
-    assert "screens.user: 'pi-1' is already the broker user of hosts[0].id" in (
-        capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "screens.user: the screens no longer share a broker login" in err
+    assert "live = [" in err and "secrets/screens/<name>.pass" in err
+
+
+BRIDGE = """
+[bridge]
+address = "mqtt.example.org"
+username = "venue-out"
+password_file = "secrets/bridge.pass"
+"""
+
+
+def test_a_bridge_gets_a_private_file_that_mosquitto_conf_includes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = venue_dir(tmp_path)
+    plain = config.read_text()
+    config.write_text(plain + BRIDGE)
+    out = tmp_path / "broker"
+    assert run(config, out) == 1  # the password file is read here, on the broker's machine
+    err = capsys.readouterr().err
+    assert f"bridge.password_file: cannot read {tmp_path / 'secrets' / 'bridge.pass'}" in err
+    assert not (out / "conf.d").exists()
+    (tmp_path / "secrets" / "bridge.pass").write_text("outside-secret\n")
+    assert run(config, out) == 0
+    report = capsys.readouterr().out
+    bridge = out / "conf.d" / "bridge.conf"
+    assert f"wrote {bridge} (the bridge to mqtt.example.org:1883: public/# and competition/#" in (
+        report
     )
+    text = bridge.read_text().splitlines()
+    assert stat.S_IMODE(bridge.stat().st_mode) == 0o640
+    assert "remote_password outside-secret" in text and "remote_username venue-out" in text
+    assert [line for line in text if line.startswith("topic ")] == [
+        f"topic wuzi/v1/{V}/public/# out 1",
+        f"topic wuzi/v1/{V}/competition/# out 1",
+    ]
+    conf = (out / "mosquitto.conf").read_text()
+    assert f"include_dir {out / 'conf.d'}" in conf.splitlines()
+    assert "outside-secret" not in conf  # mosquitto.conf is 0644
+    if os.geteuid() == 0:
+        import grp
+
+        assert grp.getgrgid(bridge.stat().st_gid).gr_name == "mosquitto"
+    # Without the [bridge] any more: no include, and the old file with its password goes.
+    config.write_text(plain)
+    assert run(config, out) == 0
+    assert f"removed {bridge}: the venue file has no [bridge]" in capsys.readouterr().out
+    assert not bridge.exists() and "include_dir" not in (out / "mosquitto.conf").read_text()
 
 
 def test_tls_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

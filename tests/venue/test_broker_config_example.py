@@ -55,9 +55,14 @@ def test_the_example_creates_nothing_outside_out_and_secrets(work: Path) -> None
     done = broker_config(work)
     assert done.returncode == 0, done.stderr
     made = {p for p in files_under(work) - before if p.parts[0] not in ("out", "data")}
+    screens = ("scoreboard-hall", "clock1-table1", "clock2-table2", "foyer", "web-central")
     assert made == {
         Path("etc/secrets"),
-        *(Path(f"etc/secrets/{n}.pass") for n in ("pi-2", "director", "screens", "screens-public")),
+        *(Path(f"etc/secrets/{n}.pass") for n in ("pi-2", "director")),
+        Path("etc/secrets/broadcast"),
+        Path("etc/secrets/broadcast/broadcast.pass"),
+        Path("etc/secrets/screens"),
+        *(Path(f"etc/secrets/screens/{n}.pass") for n in screens),
         Path("etc/secrets/deputy.token"),
     }
     assert files_under(work / "home") == set() and files_under(work / "cwd") == set()
@@ -71,11 +76,16 @@ def test_the_example_creates_nothing_outside_out_and_secrets(work: Path) -> None
         "pi-1, as hosts[0].broker_password_file says"
     ) in done.stdout.splitlines()
     entries = parse_passwd((work / "out" / "passwd").read_text())
-    assert check_password(staged.read_text().strip(), entries["pi-1"])
+    assert check_password(staged.read_text().strip(), entries["wuzi.team-final-2025.host.pi-1"])
+    assert done.stdout.count("host pi-1: created") == 1  # its check account shares the file
     # The example's chief-arbiter hash is one Mosquitto reads: no warning.
     assert "warning" not in done.stdout
     conf = (work / "out" / "mosquitto.conf").read_text().splitlines()
     assert [line for line in conf if line.startswith("listener")] == ["listener 8883"]
+    # The example's [bridge] is commented out: no bridge file, nothing included.
+    assert not (work / "out" / "conf.d").exists()
+    assert not [line for line in conf if line.startswith("include_dir")]
+    assert f"wrote {work / 'out' / 'passwd'} (16 accounts)" in done.stdout
     # Running it again keeps every secret and every file.
     out_before = {p: (work / "out" / p).read_bytes() for p in ("passwd", "acl", "mosquitto.conf")}
     again = broker_config(work)
@@ -98,7 +108,7 @@ def test_a_named_file_that_exists_here_is_used_where_it_is(work: Path) -> None:
     assert f"host pi-1: kept {named}" in done.stdout
     assert not (work / "out" / "secrets").exists()
     entries = parse_passwd((work / "out" / "passwd").read_text())
-    assert check_password("pi-1-password", entries["pi-1"])
+    assert check_password("pi-1-password", entries["wuzi.team-final-2025.host.pi-1"])
     assert load_venue(venue_file).hosts[0].broker_password_file == str(named)
 
 

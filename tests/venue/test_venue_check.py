@@ -41,6 +41,10 @@ def devices() -> Iterator[tuple[VirtualBoard, VirtualClock]]:
     clock.close()
 
 
+CHECK = "wuzi.acl-test.check.h1"
+"""The account (and client id) ``wuzi venue check`` logs in with for host h1."""
+
+
 def venue(
     broker: Broker,
     name: str,
@@ -104,7 +108,7 @@ def test_all_ok(
     serials = 'board_serial = "SIM-0001"\n  clock_serial = "SIMCLK-0001"'
     path = venue(broker, "ok.toml", table(1, board.path, clock.path, serials))
     code, lines, err = check(path, capsys)
-    assert lines == [f"table 1: ok {BOARD_OK} {CLOCK_OK}", "broker: ok as h1"], err
+    assert lines == [f"table 1: ok {BOARD_OK} {CLOCK_OK}", f"broker: ok as {CHECK}"], err
     assert code == 0
 
 
@@ -121,7 +125,7 @@ def test_gpio_clock_is_opened_with_the_default_factory(
     board, _ = devices
     path = venue(broker, "gpio.toml", table(2, board.path))
     code, lines, err = check(path, capsys)
-    assert lines == [f"table 2: ok {BOARD_OK} {GPIO}", "broker: ok as h1"], err
+    assert lines == [f"table 2: ok {BOARD_OK} {GPIO}", f"broker: ok as {CHECK}"], err
     assert code == 0
 
 
@@ -142,7 +146,7 @@ def test_a_missing_port_and_a_wrong_serial(
         + board.path
         + ": serial SIM-0001, the venue file's board_serial is E6614C311B7C8A2F; "
         "clock /dev/nowhere-clock: no such device",
-        "broker: ok as h1",
+        f"broker: ok as {CHECK}",
     ]
     assert code == 1
 
@@ -191,7 +195,7 @@ def test_a_port_held_by_another_process_is_not_taken(
         holder.communicate("")
     assert lines == [
         f"table 1: FAIL board {board.path}: busy (open in another process; a host may be using it)",
-        "broker: ok as h1",
+        f"broker: ok as {CHECK}",
     ]
     assert code == 1
 
@@ -211,7 +215,8 @@ def test_a_broker_that_refuses_the_login(
     )
     code, lines, _ = check(path, capsys)
     assert lines[0] == f"table 1: ok {BOARD_OK} {CLOCK_OK}"
-    assert lines[1].startswith(f"broker: FAIL 127.0.0.1:{broker.port} refused the login as h1: ")
+    refused = f"broker: FAIL 127.0.0.1:{broker.port} refused the login as {CHECK}: "
+    assert lines[1].startswith(refused)
     assert len(lines) == 2
     assert code == 1
 
@@ -221,14 +226,64 @@ def test_a_status_the_acl_refuses(
     devices: tuple[VirtualBoard, VirtualClock],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Host h9 of another venue, logging in with h1's check account (the shared [broker]
+    login, as its own password file is absent): the login works, the status is refused."""
     board, clock = devices
-    path = venue(broker, "other.toml", table(1, board.path, clock.path), venue_id="elsewhere")
-    code, lines, _ = check(path, capsys)
+    path = broker.directory / "other.toml"
+    path.write_text(
+        f"""
+[venue]
+id = "elsewhere"
+name = "Check"
+
+[broker]
+url = "mqtt://127.0.0.1:{broker.port}"
+username = "{CHECK}"
+password_file = "secrets/h1.pass"
+
+[[hosts]]
+id = "h9"
+{table(1, board.path, clock.path)}
+""",
+        encoding="utf-8",
+    )
+    code = main(["venue", "check", "--config", str(path), "--host", "h9", "--timeout", "1"])
+    lines = capsys.readouterr().out.splitlines()
     assert lines[1] == (
-        f"broker: FAIL 127.0.0.1:{broker.port} refused h1's status on "
-        "wuzi/v1/elsewhere/host/h1/status: Not authorized"
+        f"broker: FAIL 127.0.0.1:{broker.port} refused {CHECK}'s status on "
+        "wuzi/v1/elsewhere/host/h9/status: Not authorized"
     )
     assert code == 1
+
+
+def test_the_check_never_pushes_the_running_host_off(
+    broker: Broker,
+    devices: tuple[VirtualBoard, VirtualClock],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The running host keeps its connection (and its session) while the check logs in
+    with the host's password: the check has an account, and so a client id, of its own."""
+    from wuzi.bus.client import BusClient
+    from wuzi.config.credentials import login
+
+    board, clock = devices
+    account = login(broker.venue, "host", "h1")
+    host = BusClient(
+        f"mqtt://127.0.0.1:{broker.port}",
+        account.client_id,
+        username=account.username,
+        password=account.password,
+    )
+    host.connect()
+    try:
+        assert host.wait_connected(10.0)
+        path = venue(broker, "running.toml", table(1, board.path, clock.path))
+        for _ in range(3):
+            code, lines, _ = check(path, capsys)
+            assert lines[-1] == f"broker: ok as {CHECK}" and code == 0
+        assert host.connected and host.attempts == 1
+    finally:
+        host.close()
 
 
 def test_no_broker_listening(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,8 +11,11 @@ broker's ACL must give this login the referees' rights (docs/bus.md). With
 ``--referee`` and a key (``--token-file`` or ``--password-file``, checked as ``wuzi
 referee send`` checks them; ``--config`` is then required, it holds the referees) the
 referee's commands are signed and published on ``arbiter/commands``, and the broker
-login defaults to the referee's (user NAME, the token or password), as for ``wuzi
-referee send --broker``; a user in the URL wins. Without them the screen is read-only.
+login defaults to the referee's view account (user and client id
+``wuzi.<venue>.referee.NAME``, the token or password; ``wuzi referee send --broker`` has
+``…referee-send.NAME``, so the two never push each other off; a second view of the same
+referee does take the first one's place); a user in the URL wins. Without them the screen
+is read-only, under a throwaway id with the shared login or anonymously (the demo).
 
 Keys: ↑/↓ select an alert (the board follows its table), space acknowledges it on this
 screen, [ and ] change the focused table, ``:`` opens the command prompt, P/R pause and
@@ -42,7 +45,7 @@ from wuzi.display.clock_cli import (
     prepare,
     resolve_source,
     run_screen,
-    screen_name,
+    screen_login,
     snapshot,
     url_has_login,
 )
@@ -237,7 +240,21 @@ def _run(args: argparse.Namespace) -> int:
         except PromptError as exc:
             raise CliError(str(exc)) from None
         if source.broker is not None and not url_has_login(source.broker):
-            source.username, source.password = signer.referee, secret
+            # the referee's view account, wuzi.<venue>.referee.<name> (also its client id);
+            # `wuzi referee send` has its own (…referee-send…), so the two never collide
+            from wuzi.bus.identity import client_id
+
+            assert source.venue is not None
+            try:
+                source.username = client_id(source.venue, "referee", signer.referee)
+            except ValueError as exc:
+                raise CliError(str(exc)) from None
+            source.password = secret
+            source.login_source = (
+                f"--token-file {args.token_file}"
+                if args.token_file is not None
+                else f"--password-file {args.password_file}"
+            )
     rules = None
     if source.config is not None:
         rules = source.config.defaults.ruleset
@@ -258,8 +275,15 @@ def _run(args: argparse.Namespace) -> int:
     prepare(bool(args.snapshot))
     from wuzi.display.feed import monotonic_ms
 
-    name = screen_name(args, "arbiter")
-    feed = None if source.broker is None else open_feed(source, FILTERS, referee=True, name=name)
+    # A referee's view is the referee's account, named by the referee; a read-only view
+    # has no account: a throwaway id, the shared [broker] login or anonymous (the demo)
+    name = signer.referee if signer is not None else None
+    if signer is None:
+        screen_login(source, args, "screen", None)
+    snap = bool(args.snapshot)
+    feed = None
+    if source.broker is not None:
+        feed = open_feed(source, FILTERS, referee=True, name=name, snapshot=snap)
     title = " · ".join(x for x in (signer.referee if signer else "", source.venue or "") if x)
     start = monotonic_ms()
     items = [(t, m, start - age) for t, m, age in source.messages]

@@ -33,10 +33,18 @@ from wuzi.bus.schemas import Message
 if TYPE_CHECKING:
     import pyglet.window
 
+    from wuzi.config.credentials import Role
     from wuzi.config.venue import VenueConfig
     from wuzi.display.feed import BusFeed
 
-__all__ = ["CliError", "Source", "add_source_options", "register", "run_screen"]
+__all__ = [
+    "CliError",
+    "Source",
+    "add_source_options",
+    "register",
+    "run_screen",
+    "screen_login",
+]
 
 PROG = "wuzi clock-display"
 POLL_S = 0.1  # how often the loop drains the feed (cheap when it is empty)
@@ -58,6 +66,7 @@ class Source:
     ca_file: str | None
     config: VenueConfig | None
     messages: list[tuple[str, Message, int]]  # offline: (topic, message, age_ms)
+    login_source: str | None = None  # where the password came from, for the start-up log
 
 
 def add_source_options(p: argparse.ArgumentParser) -> None:
@@ -78,7 +87,9 @@ def add_source_options(p: argparse.ArgumentParser) -> None:
         "--screen-name",
         metavar="NAME",
         help="this screen's stable name on the bus (default: its kind and this machine's "
-        "name); two screens of one kind on one machine need different names",
+        "name, e.g. clock3-<machine>); with --config also its broker account, listed in "
+        "[screens] live; with --snapshot only when given; the arbiter view of a --referee "
+        "is named by the referee",
     )
     p.add_argument("--snapshot", metavar="OUT.png", help="render one frame to a PNG and exit")
     p.add_argument("--size", default="1920x1080", metavar="WxH", help="window/snapshot size")
@@ -122,16 +133,33 @@ def resolve_source(
         source.config = config
         source.broker = source.broker or config.broker.url
         source.venue = source.venue or config.id
-        from wuzi.config.credentials import broker_login
-
-        try:  # the screens' own read-only user (docs/security.md)
-            source.username, source.password = broker_login(config, "screens")
-        except ConfigError as exc:
-            raise CliError(str(exc)) from None
-        if args.broker and url_has_login(args.broker):
-            source.username = source.password = None  # the URL's own login, as given
         source.ca_file = config.broker.ca_file
     return source
+
+
+def screen_login(source: Source, args: argparse.Namespace, role: Role, name: str | None) -> None:
+    """Fill in ``source``'s broker login from its venue file: the account of screen
+    ``name`` (``wuzi.<venue>.screen.<name>``, listed in ``[screens] live`` or, for
+    ``role`` ``screen-public``, ``public``; docs/security.md). ``name`` None (a snapshot
+    without ``--screen-name``) has no account: the shared ``[broker]`` login or anonymous,
+    under a throwaway id. A ``--broker`` URL with its own ``user:password@`` is used as
+    given. `CliError` for a screen the venue file does not list (saying where to add it)."""
+    if source.config is None or source.broker is None:
+        return
+    if args.broker and url_has_login(args.broker):
+        return
+    from wuzi.config.credentials import login, shared_login
+    from wuzi.config.venue import ConfigError
+
+    try:
+        if name is None:
+            found = shared_login(source.config, "(throwaway)", "a snapshot has no account")
+        else:
+            found = login(source.config, role, name)
+    except (ConfigError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    source.username, source.password = found.username, found.password
+    source.login_source = found.source
 
 
 def url_has_login(url: str) -> bool:
@@ -143,39 +171,59 @@ def url_has_login(url: str) -> bool:
 
 
 def screen_name(args: argparse.Namespace, kind: str) -> str | None:
-    """The stable bus name of a running screen (``--screen-name``, else ``<kind>-<machine>``),
-    or None for a snapshot: a one-off look must not leave a session queueing on the broker."""
+    """The stable bus name of a running screen (``--screen-name``, else ``<kind>-<machine>``);
+    for a snapshot only ``--screen-name`` (None without it): a one-off look logs in with a
+    screen's account only when told which, and never keeps a session (`open_feed`)."""
     from wuzi.bus.identity import machine_name
 
-    if getattr(args, "snapshot", None):
-        return None
     given: str | None = getattr(args, "screen_name", None)
+    if getattr(args, "snapshot", None):
+        return given
     return given or f"{kind}-{machine_name()}"
 
 
 def open_feed(
-    source: Source, filters: Sequence[str], *, referee: bool = False, name: str | None = None
+    source: Source,
+    filters: Sequence[str],
+    *,
+    referee: bool = False,
+    name: str | None = None,
+    snapshot: bool = False,
 ) -> BusFeed:
-    """The screen's feed; with ``name`` and a known venue a persistent session under the
-    stable id ``wuzi.<venue>.<screen|referee>.<name>`` (messages queued while it is away),
-    else a throwaway clean session."""
+    """The screen's feed; with ``name`` and a known venue the stable id (and account)
+    ``wuzi.<venue>.<screen|referee>.<name>``, with a persistent session (messages queued
+    while it is away) unless it is a snapshot; else a throwaway clean session."""
     from wuzi.bus.url import BusConfigError
     from wuzi.display.feed import BusFeed
 
     assert source.broker is not None
+    log_bus_state()
     try:
         return BusFeed(
             source.broker,
             source.venue,
             filters,
             name=name if source.venue is not None else None,
+            persistent=False if snapshot else None,
             referee=referee,
             username=source.username,
             password=source.password,
+            login_source=source.login_source,
             ca_file=source.ca_file,
         )
     except (BusConfigError, ValueError) as exc:
         raise CliError(f"broker: {exc}") from None
+
+
+def log_bus_state() -> None:
+    """Let the bus client's start-up line (who this screen is on the broker, and where its
+    password came from) and its changes of state reach stderr, as every process's do: a
+    screen configures no logging of its own, and Python would show warnings only."""
+    import logging
+
+    if not logging.getLogger().handlers:
+        logging.basicConfig(format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("wuzi.bus").setLevel(logging.INFO)
 
 
 def listen(feed: BusFeed, wait_s: float) -> list[tuple[str, Message, int]]:
@@ -409,7 +457,9 @@ def _run(args: argparse.Namespace) -> int:
 
     filters = (f"table/{table}/state", f"assignments/{table}")
     name = screen_name(args, f"clock{table}")
-    feed = None if source.broker is None else open_feed(source, filters, name=name)
+    screen_login(source, args, "screen", name)  # a live screen: it reads table/<n>/state
+    snap = bool(args.snapshot)
+    feed = None if source.broker is None else open_feed(source, filters, name=name, snapshot=snap)
     start = monotonic_ms()
     items = [(t, m, start - age) for t, m, age in source.messages]
     if args.snapshot:

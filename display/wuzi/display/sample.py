@@ -329,6 +329,8 @@ def parse_state_json(text: str, source: str = "state file") -> list[tuple[str, M
         entries = json.loads(text)
     except ValueError as exc:
         raise StateFileError(f"{source}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise StateFileError(f"{source}: not valid JSON: nested too deeply") from None
     if not isinstance(entries, list):
         raise StateFileError(f"{source}: must be a JSON list of {{topic, payload}} objects")
     out: list[tuple[str, Message]] = []

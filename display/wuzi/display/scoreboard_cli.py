@@ -54,8 +54,10 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--screen-name",
         metavar="NAME",
-        help="this screen's stable name on the bus (default: scoreboard-<machine>); needs the "
-        "venue (--venue or --config); two scoreboards on one machine need different names",
+        help="this screen's stable name on the bus (default: scoreboard-<machine>, "
+        "scoreboard-public-<machine> with --public); needs the venue (--venue or --config); "
+        "with --config it is also the screen's broker account, listed in [screens] live (or "
+        "public with --public); with --snapshot only when given",
     )
     p.add_argument(
         "--public", action="store_true", help="read the delayed hall feed public/table/+/state"
@@ -103,6 +105,13 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_command)
 
 
+def _screen_name(args: argparse.Namespace, kind: str) -> str | None:
+    """This screen's name on the bus and its account (`wuzi.display.clock_cli.screen_name`)."""
+    from wuzi.display.clock_cli import screen_name
+
+    return screen_name(args, kind)
+
+
 def _fail(message: str) -> int:
     print(f"wuzi scoreboard: {message}", file=sys.stderr)
     return 1
@@ -138,9 +147,12 @@ def _command(args: argparse.Namespace) -> int:
             Path(args.save_state).write_text(state_json(messages), encoding="utf-8")
             return 0
     broker, venue = args.broker, args.venue
-    username = password = ca_file = None
+    username = password = ca_file = login_source = None
+    kind = "scoreboard-public" if args.public else "scoreboard"
+    name = _screen_name(args, kind)
     if args.config:
         from wuzi.config.venue import ConfigError, load_venue
+        from wuzi.display.clock_cli import CliError, Source, screen_login
 
         try:
             config = load_venue(args.config)
@@ -148,17 +160,12 @@ def _command(args: argparse.Namespace) -> int:
             return _fail(str(exc))
         broker = broker or config.broker.url
         venue = venue or config.id
-        from wuzi.config.credentials import broker_login
-        from wuzi.display.clock_cli import url_has_login
-
-        try:  # the screens' own read-only user (docs/security.md)
-            username, password = broker_login(
-                config, "screens-public" if args.public else "screens"
-            )
-        except ConfigError as exc:
+        source = Source(broker, venue, None, None, None, config, [])
+        try:  # this screen's own account, wuzi.<venue>.screen.<name> (docs/security.md)
+            screen_login(source, args, "screen-public" if args.public else "screen", name)
+        except CliError as exc:
             return _fail(str(exc))
-        if args.broker and url_has_login(args.broker):
-            username = password = None  # the URL's own login, as given
+        username, password, login_source = source.username, source.password, source.login_source
         ca_file = config.broker.ca_file
 
     from wuzi.display import headless
@@ -182,23 +189,21 @@ def _command(args: argparse.Namespace) -> int:
     feed = None
     if not offline:
         from wuzi.bus.url import BusConfigError
+        from wuzi.display.clock_cli import log_bus_state
 
+        log_bus_state()
         try:
-            from wuzi.bus.identity import machine_name
-
-            # a running screen keeps a persistent session under a stable id; a snapshot is
-            # a one-off look and must not leave a session queueing on the broker
-            name = None
-            if venue is not None and not args.snapshot:
-                kind = "scoreboard-public" if args.public else "scoreboard"
-                name = args.screen_name or f"{kind}-{machine_name()}"
+            # a running screen keeps a persistent session under a stable id (its account);
+            # a snapshot is a one-off look and must not leave a session queueing on the broker
             feed = BusFeed(
                 broker,
                 venue,
                 PUBLIC_FILTERS if args.public else FILTERS,
-                name=name,
+                name=name if venue is not None else None,
+                persistent=False if args.snapshot else None,
                 username=username,
                 password=password,
+                login_source=login_source,
                 ca_file=ca_file,
             )
         except BusConfigError as exc:

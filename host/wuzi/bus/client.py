@@ -12,13 +12,25 @@ and changes nothing — the handler never sees it.
 Callbacks (handlers, ``on_sent``, ``on_rejected``) run on paho's network thread: keep
 them short and hand work to the owner's own loop. An exception in a handler is logged,
 never allowed to stop the network thread.
+
+Reconnecting (`wuzi.bus.backoff`): an unreachable broker is retried with exponential
+back-off to ``reconnect_max_s`` (5 s: the broker is back soon after a restart); a refused
+login (bad credentials, not authorised) and a connection the broker drops soon after it
+was made (a kick: another connection took this account's session) back off to
+``refused_max_s`` (30 s), with jitter, since the same attempt will meet the same answer.
+A connection that stays up ``stable_s`` starts the delays again from
+``reconnect_min_s``. Each change of state is logged once, never each retry. At `connect`
+the client logs who it is: the client id, the broker user and where its password came
+from (``login_source``, from `wuzi.config.credentials.Login`), or that it is anonymous.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 import socket
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +40,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.reasoncodes import ReasonCode
 
+from wuzi.bus.backoff import Backoff, StateLog
 from wuzi.bus.outbox import Outbox
 from wuzi.bus.schemas import (
     MAX_PAYLOAD_BYTES,
@@ -80,7 +93,12 @@ class BusClient:
         keepalive_s: int = 10,
         reconnect_min_s: float = 0.1,
         reconnect_max_s: float = 5.0,
+        refused_max_s: float = 30.0,
+        stable_s: float = 10.0,
         persistent_session: bool = False,
+        login_source: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        jitter: Callable[[], float] = random.random,
     ) -> None:
         self.address = parse_broker_url(url)
         if not client_id:
@@ -100,12 +118,28 @@ class BusClient:
         secret = password if password is not None else self.address.password
         if user is not None:
             self._paho.username_pw_set(user, secret)
+        self.username = user
+        if username is None and self.address.username is not None:
+            login_source = "the broker URL's login"
+        elif login_source is None:
+            login_source = "" if user is None else "a login given by the caller"
+        self.login_source = login_source
         if self.address.tls:
             self._paho.tls_set(ca_certs=ca_file)
         if will is not None:
             self._paho.will_set(will.topic, encode(will.message), qos=1, retain=True)
-        self._reconnect_min_s = reconnect_min_s
         self._reconnect_max_s = reconnect_max_s
+        self._clock = clock
+        # two delays: reaching the broker (to reconnect_max_s) and being refused or dropped
+        # by a broker that is there (to refused_max_s); see _retry_delay
+        self._network = Backoff(reconnect_min_s, reconnect_max_s, stable_s, jitter)
+        self._backoff = Backoff(
+            reconnect_min_s, max(reconnect_max_s, refused_max_s), stable_s, jitter
+        )
+        self._state = StateLog(log, f"{client_id}: ")
+        self._refused: str | None = None  # the CONNACK's reason, when the login was refused
+        self._lost = ""  # why the last connection ended (paho's reason)
+        self.attempts = 0  # connection attempts so far (for tests and benches)
         self._paho.max_queued_messages_set(0)  # unbounded: the journal is the real limit
         self._paho.on_connect = self._handle_connect
         self._paho.on_disconnect = self._handle_disconnect
@@ -132,6 +166,12 @@ class BusClient:
         """Start the network thread; connects (and later reconnects) in the background."""
         if self._thread is not None:
             return
+        where = f"{self.address.host}:{self.address.port}"
+        if self.username is None:
+            who = "anonymously" + (f" ({self.login_source})" if self.login_source else "")
+        else:
+            who = f"as broker user {self.username} ({self.login_source})"
+        log.info("%s: connecting to %s %s", self.client_id, where, who)
         self._closing.clear()
         self._thread = threading.Thread(
             target=self._run, name=f"wuzi-bus-{self.client_id}", daemon=True
@@ -170,15 +210,17 @@ class BusClient:
                 log.debug("kill_connection: %s", exc)
 
     def _run(self) -> None:
-        """The network loop: paho's loop() plus reconnection with exponential backoff.
+        """The network loop: paho's loop() plus reconnection with exponential back-off.
 
         Our own loop rather than paho's loop_start, so that messages published while the
         broker was away are handed to paho only after paho has resent its unacknowledged
         ones: that is what keeps the order on the wire equal to the publish order.
         """
-        delay_s = self._reconnect_min_s
+        where = f"{self.address.host}:{self.address.port}"
         first = True
         while not self._closing.is_set():
+            self.attempts += 1
+            self._refused = None
             try:
                 if first:
                     self._paho.connect(self.address.host, self.address.port, self._keepalive_s)
@@ -186,17 +228,27 @@ class BusClient:
                 else:
                     self._paho.reconnect()
             except (OSError, ValueError) as exc:
-                log.info("cannot reach broker %s:%d: %s", self.address.host, self.address.port, exc)
-                self._closing.wait(delay_s)
-                delay_s = min(delay_s * 2, self._reconnect_max_s)
+                reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+                self._state.enter(
+                    f"unreachable: {reason}", logging.INFO, f"cannot reach broker {where}: {reason}"
+                )
+                # The broker is away (a restart, the network): a drop before this was no
+                # kick, so the long back-off starts again; this one has its own, shorter.
+                self._backoff.reset()
+                self._closing.wait(self._network.failed())
                 continue
+            up = False
             while not self._closing.is_set():
                 rc = self._paho.loop(timeout=0.05)
                 if rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
                     break
                 if self._connected and not self._ready:
                     self._flush_held()
-                    delay_s = self._reconnect_min_s
+                    up = True
+                    self._network.reset()
+                    self._backoff.connected(self._clock())
+                if up:
+                    self._backoff.stable(self._clock())
             with self._publish_lock:
                 self._ready = False
             if self._closing.is_set():
@@ -205,10 +257,49 @@ class BusClient:
                     if self._paho.loop(timeout=0.01) != MQTTErrorCode.MQTT_ERR_SUCCESS:
                         break
                 break
-            self._closing.wait(delay_s)
+            self._closing.wait(self._retry_delay(up, where))
         with self._changed:
             self._connected = False
             self._changed.notify_all()
+
+    def _retry_delay(self, up: bool, where: str) -> float:
+        """How long to wait after a connection attempt ended, logging the state it left
+        the client in (refused, dropped soon after connecting, or lost).
+
+        A refusal, and a connection dropped before it was up ``stable_s``, grow the long
+        back-off (to ``refused_max_s``): the broker is there and says no, or another
+        connection of this account keeps taking the session. A broker that restarts also
+        drops every connection; an attempt that then finds it gone resets the long
+        back-off (`_run`). MQTT 3.1.1 gives no reason for a closed connection, so a
+        restart quicker than the next attempt is taken for a kick (docs/bus.md)."""
+        if self._refused is not None:
+            self._state.enter(
+                f"refused: {self._refused}",
+                logging.WARNING,
+                f"broker {where} refused the login"
+                + (f" of user {self.username}" if self.username else " (anonymous)")
+                + (f" ({self.login_source})" if self.login_source else "")
+                + f": {self._refused}; retrying with back-off up to {self._backoff.max_s:g} s",
+            )
+            return self._backoff.failed()
+        if not up:
+            self._state.enter(
+                "no session", logging.WARNING, f"broker {where} closed the connection at once"
+            )
+            return self._backoff.failed()
+        if self._backoff.ended(self._clock()):
+            self._state.enter(
+                "lost", logging.INFO, f"lost the connection to {where} ({self._lost}); reconnecting"
+            )
+            return self._network.failed()  # the minimum: it was up long, this is news
+        self._state.enter(
+            "dropped",
+            logging.WARNING,
+            f"broker {where} dropped the connection soon after it was made ({self._lost}; "
+            "another connection of this account took its session?); retrying with back-off "
+            f"up to {self._backoff.max_s:g} s",
+        )
+        return self._backoff.failed()
 
     def _flush_held(self) -> None:
         with self._publish_lock:
@@ -357,19 +448,13 @@ class BusClient:
         _properties: Any,
     ) -> None:
         if reason.is_failure:
-            log.warning(
-                "broker %s refused the connection of %s: %s",
-                self.address.host,
-                self.client_id,
-                reason,
-            )
+            self._refused = str(reason)
             return
-        log.info(
-            "connected to %s:%d as %s%s",
-            self.address.host,
-            self.address.port,
-            self.client_id,
-            " (session kept)" if flags.session_present else "",
+        self._state.enter(
+            "connected",
+            logging.INFO,
+            f"connected to {self.address.host}:{self.address.port}"
+            + (" (session kept)" if flags.session_present else ""),
         )
         with self._changed:
             self._connected = True
@@ -389,7 +474,7 @@ class BusClient:
         reason: ReasonCode,
         _properties: Any,
     ) -> None:
-        log.info("disconnected from %s: %s", self.address.host, reason)
+        self._lost = str(reason)
         with self._changed:
             self._connected = False
             self._changed.notify_all()

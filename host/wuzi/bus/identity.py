@@ -1,21 +1,37 @@
-"""MQTT client ids: one scheme for every Wuzi process, unique across venues.
+"""MQTT client ids and broker accounts: one name per connection, unique across venues.
 
 A broker allows one connection per client id: a second CONNECT with the same id takes
-the session over and drops the first. Two processes that share an id therefore knock
-each other off in a loop, each reconnecting and evicting the other. The old ids
-(``wuzi-host-<id>``) left the venue out, so two venues' hosts named ``pi-1`` on one
-shared broker did exactly that. Every id is now built here::
+the session over and drops the first (and a takeover with a clean session also throws
+away the messages queued in the old one). So every Wuzi connection has a name of its own,
+built here::
 
     wuzi.<venue>.<role>.<name>          e.g. wuzi.open2026.host.pi-1
 
-The separator ``.`` cannot occur in a venue, role or name (`wuzi.bus.topics.check_name`
-allows letters, digits, ``_`` and ``-``), so distinct (venue, role, name) give distinct ids:
-no venue or host id can be chosen to spell another process's id.
+and that name is at once the connection's **client id and its broker account**. The
+broker written by ``wuzi venue broker-config`` sets ``use_username_as_clientid true``:
+Mosquitto then ignores the client id a client sends and uses its user name instead, so a
+login can only ever take over its own account's session — pi-1's password cannot knock
+the director off, the public screens' password cannot end a host's session. Each
+connection therefore has an account of its own: the director's two connections
+(``director`` and ``director-live``), every screen machine, a referee's view and a
+referee's one-shot sender (``referee`` and ``referee-send``), and ``wuzi venue check``'s
+login for each host (``check``), which never touches the running host's session.
+`wuzi.config.credentials` says which account each process uses; a process without a
+password of its own (the demo's broker) connects anonymously under the same id, so the
+ids are the same on every broker.
 
-A throwaway connection (``wuzi venue check``, ``wuzi referee send``, a screen that has not
-learned its venue yet) gets `throwaway_client_id`: its name starts with ``~`` followed by
-random hex, a character no real name may have, so it can never take over a real
-process's session, whatever the venue file says.
+The separator ``.`` cannot occur in a venue or a role, so the first three dots are
+unambiguous and distinct (venue, role, name) give distinct ids: no venue, host, screen
+or referee name can be chosen to spell another process's id. Names are
+`wuzi.bus.topics.check_name` names (letters, digits, ``_`` and ``-``), except a referee's
+(``referee``, ``referee-send``), which may also hold ``.`` as referee names may
+(`wuzi.config.venue`); dots in a user name are fine for Mosquitto's password file and ACL.
+
+A throwaway connection (a tool, a screen that has not learned its venue yet, a read-only
+arbiter view) gets `throwaway_client_id`: its name starts with ``~`` followed by random
+hex, a character no real name may have, so it can never take over a real process's
+session, whatever the venue file says. Throwaways have no broker account: they are for
+the demo's anonymous broker (or a login given in the broker URL).
 
 Length: MQTT 3.1 brokers had to accept only 1-23 bytes; MQTT 3.1.1 (what `BusClient`
 speaks) lets a broker accept more, and Mosquitto 2 accepts any id that fits in a packet
@@ -23,17 +39,6 @@ speaks) lets a broker accept more, and Mosquitto 2 accepts any id that fits in a
 up to 64 characters, so a readable id cannot fit 23 bytes; the ids stay readable (the
 broker's log names the process) and are held to `MAX_CLIENT_ID_BYTES`, far below any
 limit of the brokers we support. Pure: no I/O except `machine_name` (the host name).
-
-Binding an id to its broker account: Mosquitto 2.0 with a password file and an ACL file
-(the account scheme of ``wuzi venue broker-config``) cannot refuse a CONNECT whose client
-id does not belong to the user: ACL ``pattern`` lines with ``%c``/``%u`` restrict topics,
-not the id, and they are checked only on publish/subscribe, after the takeover has
-happened; ``use_username_as_clientid`` would force one connection per account (the
-director has two, the screens share one account); ``clientid_prefixes`` is one global
-prefix. Only the dynamic-security plugin binds an id to a client, and it replaces the
-password and ACL files. So the binding is by construction (each account's processes use
-ids under their own venue and role), and `role_of` lets tools check an id seen in the
-broker's log.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from wuzi.bus.url import BusConfigError
 __all__ = [
     "MAX_CLIENT_ID_BYTES",
     "PREFIX",
+    "REFEREE_ROLES",
     "ROLES",
     "ClientIdentity",
     "client_id",
@@ -69,13 +75,18 @@ ROLES = frozenset(
         "host",  # name: the host id
         "director",  # name: the director id (its persistent session for events, commands)
         "director-live",  # name: the director id (its clean session for retained states)
-        "screen",  # name: the screen's kind and machine, e.g. scoreboard-hall-pi3
-        "referee",  # name: a referee view's machine, or a throwaway (wuzi referee send)
-        "check",  # preflight (wuzi venue check): always a throwaway
-        "tool",  # observers, benches, tests
+        "screen",  # name: the screen's name in [screens], e.g. scoreboard-hall-pi3
+        "referee",  # name: the referee's name (their arbiter view), or a throwaway
+        "referee-send",  # name: the referee's name (wuzi referee send --broker)
+        "check",  # name: the host id (wuzi venue check's login for that host)
+        "tool",  # observers, benches, tests: always a throwaway
+        "broadcast",  # name: [broadcast] id (the one publisher of the delayed public feed)
     }
 )
 
+REFEREE_ROLES = frozenset({"referee", "referee-send"})
+"""Roles whose name is a referee's name, which may also hold ``.``."""
+_REFEREE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _MACHINE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -94,10 +105,17 @@ def _check_role(role: str) -> str:
     return role
 
 
-def _checked(venue: str, what: str, name: str) -> None:
+def _checked(venue: str, what: str, name: str, role: str = "") -> None:
     try:
         check_name("venue", venue)
-        check_name(what, name)
+        if role in REFEREE_ROLES:
+            if not _REFEREE_NAME.fullmatch(name):
+                raise TopicError(
+                    f"{what} must be 1-64 letters, digits, '_', '.' or '-' (starting with a "
+                    f"letter or digit), not {name!r}"
+                )
+        else:
+            check_name(what, name)
     except TopicError as exc:
         raise BusConfigError(f"cannot build an MQTT client id: {exc}") from None
 
@@ -114,10 +132,11 @@ def client_id(venue_id: str, role: str, name: str) -> str:
     """The stable client id of the process ``name`` of ``role`` at venue ``venue_id``.
 
     Stable on purpose: the broker keeps a persistent session (subscriptions and queued
-    QoS 1 messages) under this id, and a restarted process must find it again. Raises
+    QoS 1 messages) under this id, and a restarted process must find it again. It is also
+    the name of the process's broker account (see the module doc). Raises
     `BusConfigError` (a ValueError) naming the part that is not a valid name."""
     _check_role(role)
-    _checked(venue_id, f"{role} name", name)
+    _checked(venue_id, f"{role} name", name, role)
     return _joined(venue_id, role, name)
 
 
@@ -136,7 +155,7 @@ def throwaway_client_id(venue_id: str | None, role: str) -> str:
 
 def parse_client_id(value: str) -> ClientIdentity:
     """(venue, role, name) of an id of this scheme; `BusConfigError` for any other id."""
-    parts = value.split(SEPARATOR)
+    parts = value.split(SEPARATOR, 3)
     if len(parts) != 4 or parts[0] != PREFIX:
         raise BusConfigError(f"client id {value!r} is not of the form wuzi.<venue>.<role>.<name>")
     _, venue, role, name = parts
@@ -147,7 +166,7 @@ def parse_client_id(value: str) -> ClientIdentity:
         ):
             raise BusConfigError(f"client id {value!r}: malformed throwaway id")
     else:
-        _checked(venue, f"{role} name", name)
+        _checked(venue, f"{role} name", name, role)
     return ClientIdentity(venue, role, name)
 
 

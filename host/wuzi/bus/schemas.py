@@ -69,6 +69,19 @@ DIRECTOR_ACTIONS = frozenset({"confirm-result"})
 """Referee actions the director carries out (on its competition); table hosts ignore them."""
 MATCH_STATUSES = ("scheduled", "playing", "finished")
 
+ASSIGNMENT_NAMES = (
+    "event",
+    "round",
+    "match",
+    "place",
+    "black_team",
+    "white_team",
+    "black_id",
+    "white_id",
+)
+"""The optional fields of an ``Assignment`` (the game's names for its record): a message
+without them is valid, each taking its default."""
+
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}")
 _KEYWORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
 
@@ -181,6 +194,16 @@ class Assignment:
     game_in_match: int  # 1 or 2 of a two-game match; 3+ for playoff games
     playoff: bool
     issued_ms: int
+    # The game's names, for its record (docs/records.md); optional on the wire, so an
+    # assignment without them (an older director's) is still valid: "" / None unknown.
+    event: str = ""  # the event's name
+    round: int | None = None  # the round; 0 for a place playoff after the last round
+    match: int | None = None  # the pairing's number in its round (a place playoff's match)
+    place: int | None = None  # the prize place a place playoff decides
+    black_team: str = ""  # the team of a team match, a player's club or unit otherwise
+    white_team: str = ""
+    black_id: str = ""  # the players' ids in the event
+    white_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -369,6 +392,10 @@ class _Reader:
             return ""
         return self.text(name)
 
+    def has(self, name: str) -> bool:
+        """Whether an optional field (one a newer sender adds) is in the message."""
+        return name in self.obj
+
     def opt_text(self, name: str, pattern: re.Pattern[str] | None = None) -> str | None:
         return None if self.raw(name) is None else self.text(name, pattern)
 
@@ -413,17 +440,23 @@ class _Reader:
             readers.append(_Reader(self.topic, item, f"{self.prefix}{name}[{index}]."))
         return readers
 
-    def disjoint(self, name: str, values: tuple[int, ...], others: tuple[int, ...]) -> None:
-        """Refuse an item of ``values`` (field ``name``) that ``others`` holds too."""
+    def disjoint(
+        self, name: str, values: tuple[int, ...], other: str, others: tuple[int, ...]
+    ) -> None:
+        """Refuse an item of ``values`` (field ``name``) that ``others`` (field ``other``)
+        holds too; the message names both fields, either may be the wrong one."""
         for index, item in enumerate(values):
             if item in others:
-                self.fail(f"{name}[{index}]", f"{item} is also in another field")
+                self.fail(f"{name}[{index}]", f"{item} is also in {self.prefix}{other}")
 
-    def subset(self, name: str, values: tuple[int, ...], allowed: tuple[int, ...]) -> None:
-        """Refuse an item of ``values`` (field ``name``) that ``allowed`` lacks."""
+    def subset(
+        self, name: str, values: tuple[int, ...], other: str, allowed: tuple[int, ...]
+    ) -> None:
+        """Refuse an item of ``values`` (field ``name``) that ``allowed`` (field ``other``)
+        lacks; the message names both fields, either may be the wrong one."""
         for index, item in enumerate(values):
             if item not in allowed:
-                self.fail(f"{name}[{index}]", f"{item} is not listed in another field")
+                self.fail(f"{name}[{index}]", f"{item} is not in {self.prefix}{other}")
 
     def finish(self) -> None:
         extra = sorted(set(self.obj) - self.used)
@@ -453,7 +486,7 @@ def _table_state(r: _Reader) -> TableState:
         board=r.opt_integer("board", 1, 9999),
         game_in_match=r.opt_integer("game_in_match", 1, 99),
     )
-    r.disjoint("offers", state.offers, state.moves)
+    r.disjoint("offers", state.offers, "moves", state.moves)
     return state
 
 
@@ -478,7 +511,7 @@ def _host_status(r: _Reader) -> HostStatus:
         at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
         links_down=r.int_list("links_down", 1, 9999, 1000),
     )
-    r.subset("links_down", status.links_down, status.tables)
+    r.subset("links_down", status.links_down, "tables", status.tables)
     return status
 
 
@@ -523,6 +556,14 @@ def _assignment(r: _Reader) -> Assignment:
         game_in_match=r.integer("game_in_match", 1, 99),
         playoff=r.boolean("playoff"),
         issued_ms=r.integer("issued_ms", 0, MAX_STAMP_MS),
+        event=r.name("event") if r.has("event") else "",
+        round=r.opt_integer("round", 0, 999) if r.has("round") else None,
+        match=r.opt_integer("match", 1, 9999) if r.has("match") else None,
+        place=r.opt_integer("place", 1, MAX_ENTRANTS) if r.has("place") else None,
+        black_team=r.name("black_team") if r.has("black_team") else "",
+        white_team=r.name("white_team") if r.has("white_team") else "",
+        black_id=r.name("black_id") if r.has("black_id") else "",
+        white_id=r.name("white_id") if r.has("white_id") else "",
     )
 
 

@@ -14,7 +14,9 @@ it prints one JSON object::
 ``running`` is null while paused, before start and after a flag. Multi-period time is
 added at the press that completes the period's moves. A time earlier than the previous
 line's, or a malformed line, is an error: exit status 1 with a message naming the line
-(the lines before it have been printed).
+(the lines before it have been printed). So is a line longer than 4096 bytes or not
+UTF-8, a ``t_ms`` above ``MAX_T_MS``, an amount above 24 h, a count above 1000
+(docs/clock.md "Limits").
 
 Decisions documented in docs/clock.md: ``black_ms``/``white_ms`` are the time until that
 side's flag falls if its clock runs without a press (byo-yomi periods, phases added on
@@ -36,17 +38,26 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
+from wuzi.base.lines import MAX_LINE_BYTES, read_lines
 from wuzi.clock.clock import Clock
-from wuzi.clock.control import NS_PER_MS, parse_control
+from wuzi.clock.control import MAX_COUNT, MAX_INSTANT_NS, MAX_PERIOD_NS, NS_PER_MS, parse_control
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import DEFAULT_HOLD, FLAG_HOLD
 from wuzi.clock.machine import FlagPolicy
 from wuzi.clock.snapshot import ClockView, SideView
 from wuzi.rules.procedure import Seat
 
-__all__ = ["LineError", "ReplayLine", "parse_line", "register", "run_replay"]
+__all__ = [
+    "MAX_AMOUNT_MS",
+    "MAX_T_MS",
+    "LineError",
+    "ReplayLine",
+    "parse_line",
+    "register",
+    "run_replay",
+]
 
 SIDES = {"black": Seat.FIRST, "white": Seat.SECOND}
 LABELS = ("black", "white")
@@ -79,6 +90,12 @@ _ARITY = {
 }
 
 
+MAX_T_MS = MAX_INSTANT_NS // NS_PER_MS
+"""The largest ``t_ms`` (about 292 years): the clock's instants are 64-bit nanoseconds."""
+MAX_AMOUNT_MS = MAX_PERIOD_NS // NS_PER_MS
+"""The largest ``adjust`` or ``set`` amount: 24 h, the longest period a control may have."""
+
+
 class LineError(ValueError):
     """A malformed input line (the message names what is wrong)."""
 
@@ -92,13 +109,25 @@ class ReplayLine:
     args: tuple[str, ...] = ()
 
 
+def _bounded(text: str, limit: int, what: str, unit: str = "") -> int:
+    """``text`` (digits, maybe signed) as a number of at most ``limit`` either way. The
+    length is checked first: Python refuses to read more than 4300 digits at all."""
+    if len(text.lstrip("+-")) > len(str(limit)) or abs(int(text)) > limit:
+        shown = text if len(text) <= 30 else f"{text[:20]}… ({len(text)} characters)"
+        raise LineError(f"{what} {shown!r} is more than {limit}{unit}")
+    return int(text)
+
+
 def parse_line(text: str) -> ReplayLine | None:
-    """One input line, or None for a blank line or a ``#`` comment."""
+    """One input line, or None for a blank line or a ``#`` comment. Instants are at most
+    ``MAX_T_MS``; amounts of time at most 24 h (``MAX_AMOUNT_MS``); move counts at most
+    ``MAX_COUNT`` (docs/clock.md "Limits")."""
     words = text.split()
     if not words or words[0].startswith("#"):
         return None
     if not _WHOLE.match(words[0]):
-        raise LineError(f"t_ms {words[0]!r} is not a whole number of milliseconds")
+        raise LineError(f"t_ms {_short(words[0])!r} is not a whole number of milliseconds")
+    t_ms = _bounded(words[0], MAX_T_MS, "t_ms", " ms (about 292 years)")
     if len(words) < 2:
         raise LineError(f"an event is missing after {words[0]}: expected one of {EVENTS}")
     event = words[1]
@@ -111,10 +140,21 @@ def parse_line(text: str) -> ReplayLine | None:
     if event in ("press", "adjust", "set", "moves", "switch") and args and args[0] not in SIDES:
         raise LineError(f"side {args[0]!r} is not black or white (expected '{_USAGE[event]}')")
     if event == "adjust" and not _SIGNED.match(args[1]):
-        raise LineError(f"amount {args[1]!r} is not +<ms> or -<ms> (expected '{_USAGE[event]}')")
+        raise LineError(
+            f"amount {_short(args[1])!r} is not +<ms> or -<ms> (expected '{_USAGE[event]}')"
+        )
     if event in ("set", "moves") and not _WHOLE.match(args[1]):
-        raise LineError(f"{args[1]!r} is not a whole number (expected '{_USAGE[event]}')")
-    return ReplayLine(int(words[0]), event, args)
+        raise LineError(f"{_short(args[1])!r} is not a whole number (expected '{_USAGE[event]}')")
+    if event in ("adjust", "set"):
+        _bounded(args[1], MAX_AMOUNT_MS, "amount", " ms (24 h)")
+    if event == "moves":
+        _bounded(args[1], MAX_COUNT, "the number of moves")
+    return ReplayLine(t_ms, event, args)
+
+
+def _short(word: str) -> str:
+    """A word for a message, cut if it is long."""
+    return word if len(word) <= 30 else f"{word[:20]}…"
 
 
 def _apply(clock: Clock, line: ReplayLine) -> str | None:
@@ -205,7 +245,7 @@ def output_object(
 
 def run_replay(
     control_spec: str,
-    stdin: TextIO,
+    stdin: IO[Any],
     stdout: TextIO,
     stderr: TextIO,
     *,
@@ -219,9 +259,12 @@ def run_replay(
         print(f"wuzi clock replay: --control: {exc}", file=stderr)
         return 1
     previous: int | None = None
-    for number, raw in enumerate(stdin, 1):
+    for read in read_lines(stdin, MAX_LINE_BYTES):
+        number = read.number
         try:
-            line = parse_line(raw)
+            if read.problem is not None:
+                raise LineError(read.problem)
+            line = parse_line(read.text)
         except LineError as exc:
             print(f"wuzi clock replay: line {number}: {exc}", file=stderr)
             return 1

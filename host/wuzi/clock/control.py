@@ -18,6 +18,14 @@ A time control is a list of *phases* and an optional *overtime*:
 ``parse_control`` reads the text form (docs/clock.md has the grammar) and says exactly
 which field and character is wrong; ``str(control)`` is the canonical text. Times are kept
 in integer nanoseconds (``*_ns``) so the clock core never rounds.
+
+Bounds (docs/clock.md "Limits"): a period's time, an increment or delay and a byo-yomi
+period are at most 24 h (``MAX_PERIOD_NS``), move and period counts at most 1000
+(``MAX_COUNT``), a spec at most 200 characters. No over-the-board control comes near them
+(the longest classical sessions are a few hours), while a typo such as milliseconds
+written as seconds (``5400000``) or a garbage number is refused where it is written, not
+carried to every clock of an event as days or years of time. With them every instant and
+every side's time stays far inside the 64-bit integers a journal and a JSON reader hold.
 """
 
 from __future__ import annotations
@@ -30,8 +38,25 @@ from wuzi.clock.errors import ControlSpecError
 
 NS_PER_MS = 1_000_000
 NS_PER_S = 1_000_000_000
+MAX_PERIOD_S = 24 * 3600
+"""The longest time a control may give at once: a period, an increment or delay, a
+byo-yomi period (24 h; also the most a referee adds or sets at once)."""
+MAX_PERIOD_NS = MAX_PERIOD_S * NS_PER_S
+MAX_COUNT = 1000
+"""The largest move count of a period, Canadian block or number of byo-yomi periods: the
+board has 225 points, so a larger count could never be reached."""
+MAX_SPEC_CHARS = 200
+"""The longest time-control text (``40/5400+30:1800+30:600:5x30`` is 26 characters)."""
+MAX_INSTANT_NS = 2**63 - 1
+"""The largest instant (``t_ns``) the clock takes: a monotonic clock's nanoseconds are a
+signed 64-bit integer on every platform (about 292 years), and so are SQLite's integers."""
 
 __all__ = [
+    "MAX_COUNT",
+    "MAX_INSTANT_NS",
+    "MAX_PERIOD_NS",
+    "MAX_PERIOD_S",
+    "MAX_SPEC_CHARS",
     "NS_PER_MS",
     "NS_PER_S",
     "PRESETS",
@@ -203,6 +228,9 @@ def _text(phases: tuple[Phase, ...], overtime: Overtime | None) -> str:
     return ":".join(fields)
 
 
+_LIMIT_WORDS = f"{MAX_PERIOD_S} s (24 h)"
+
+
 def _structure_problem(phases: tuple[Phase, ...], overtime: Overtime | None) -> str | None:
     """What is wrong with the phases as a whole, or None (shared by parser and constructor)."""
     if not phases:
@@ -214,6 +242,10 @@ def _structure_problem(phases: tuple[Phase, ...], overtime: Overtime | None) -> 
             return f"period {i} ({phase}): the time must be more than 0 s"
         if phase.moves is not None and phase.moves < 1:
             return f"period {i} ({phase}): the number of moves must be at least 1"
+        if phase.time_ns > MAX_PERIOD_NS or phase.bonus_ns > MAX_PERIOD_NS:
+            return f"period {i}: times are at most {_LIMIT_WORDS}"
+        if phase.moves is not None and phase.moves > MAX_COUNT:
+            return f"period {i}: the number of moves is at most {MAX_COUNT}"
         if phase.bonus is Bonus.NONE and phase.bonus_ns != 0:
             return f"period {i}: a bonus time without a bonus kind"
     if overtime is not None:
@@ -232,6 +264,10 @@ def _structure_problem(phases: tuple[Phase, ...], overtime: Overtime | None) -> 
             return f"byo-yomi ({overtime}): the period must be more than 0 s"
         if overtime.periods < 1 or overtime.moves < 1:
             return f"byo-yomi ({overtime}): it needs at least 1 period and 1 move per period"
+        if overtime.period_ns > MAX_PERIOD_NS:
+            return f"byo-yomi: the period is at most {_LIMIT_WORDS}"
+        if overtime.periods > MAX_COUNT or overtime.moves > MAX_COUNT:
+            return f"byo-yomi: the number of periods and of moves is at most {MAX_COUNT}"
         if overtime.kind is OvertimeKind.CANADIAN and overtime.periods != 1:
             return "Canadian byo-yomi has one repeating period"
     return None
@@ -271,7 +307,8 @@ class _FieldParser:
         return self.spec[start : self.pos]
 
     def seconds(self, what: str) -> int:
-        """``digits[.d{1,3}]`` as nanoseconds."""
+        """``digits[.d{1,3}]`` as nanoseconds, at most ``MAX_PERIOD_NS``."""
+        at = self.pos
         whole = int(self.digits(what))
         fraction = 0
         if self.peek() == ".":
@@ -281,14 +318,24 @@ class _FieldParser:
             if len(text) > 3:
                 raise self.error("at most 3 decimals (milliseconds)", at=start + 3)
             fraction = int(text.ljust(3, "0")) * NS_PER_MS
-        return whole * NS_PER_S + fraction
+        ns = whole * NS_PER_S + fraction
+        if ns > MAX_PERIOD_NS:
+            raise self.error(f"at most {_LIMIT_WORDS} for {what}", at=at)
+        return ns
+
+    def count(self, text: str, what: str, at: int) -> int:
+        """A move or period count read from ``text`` (at ``at``), at most ``MAX_COUNT``."""
+        value = int(text)
+        if value > MAX_COUNT:
+            raise self.error(f"at most {MAX_COUNT} for {what}", at=at)
+        return value
 
     def integer(self, what: str) -> tuple[int, int]:
         start = self.pos
         text = self.digits(what)
         if self.peek() == ".":
             raise self.error(f"a whole number for {what}", at=start)
-        return int(text), start
+        return self.count(text, what, start), start
 
     def finish(self, after: str) -> None:
         if self.pos < self.end:
@@ -322,12 +369,11 @@ def _parse_field(spec: str, original: str, start: int, end: int, number: int) ->
     moves: int | None = None
     mark = p.peek()
     if mark in ("/", "x"):
+        what = "moves in a period" if mark == "/" else "byo-yomi periods"
         if has_fraction:
-            what = "moves" if mark == "/" else "byo-yomi periods"
             raise p.error(f"a whole number of {what}", at=first_at)
-        count = int(first)
+        count = p.count(first, f"the number of {what}", first_at)
         if count < 1:
-            what = "moves in a period" if mark == "/" else "byo-yomi periods"
             raise p.error(f"at least 1 for the number of {what}", at=first_at)
         p.pos += 1
         if mark == "x":
@@ -341,6 +387,8 @@ def _parse_field(spec: str, original: str, start: int, end: int, number: int) ->
         first_ns = p.seconds(f"the seconds for the {count} moves after '/'")
     elif mark not in ("", "+", "d", "b"):
         raise p.error("'/', 'x', '+', 'd', 'b' or the end of the field after the number")
+    elif first_ns > MAX_PERIOD_NS:
+        raise p.error(f"at most {_LIMIT_WORDS} for a number of seconds", at=first_at)
     bonus = Bonus.NONE
     bonus_ns = 0
     mark = p.peek()
@@ -366,6 +414,11 @@ def parse_control(spec: str) -> TimeControl:
 @functools.lru_cache(maxsize=256)
 def _parse(spec: str) -> TimeControl:
     text = spec.strip()
+    if len(text) > MAX_SPEC_CHARS:
+        raise ControlSpecError(
+            f"time control {text[:40]!r}…: {len(text)} characters; a time control is at most "
+            f"{MAX_SPEC_CHARS} characters"
+        )
     if not text:
         raise ControlSpecError(
             "the time control is empty: write e.g. '3600' (sudden death), '2700+30' "

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from wuzi.clock.control import MAX_INSTANT_NS
 from wuzi.clock.errors import ClockFormatError
 from wuzi.rules.procedure import Seat
 
@@ -196,6 +197,8 @@ def _decode_value(kind: str, key: str, annotation: str, value: object) -> object
     if base == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             raise ClockFormatError(f"{where}: expected a whole number, not {value!r}")
+        if abs(value) > MAX_INSTANT_NS:  # docs/clock.md "Limits"
+            raise ClockFormatError(f"{where}: {value} is beyond any clock's 64 bits")
         return value
     if base == "str":
         if not isinstance(value, str):

@@ -28,7 +28,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from wuzi.clock import timing
-from wuzi.clock.control import TimeControl
+from wuzi.clock.control import MAX_COUNT, MAX_INSTANT_NS, MAX_PERIOD_NS, NS_PER_MS, TimeControl
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import (
     FLAG_HOLD,
@@ -167,9 +167,18 @@ def _check_seat(value: object, what: str) -> Seat:
     return value
 
 
-def _check_int(value: object, what: str) -> int:
+def _check_int(value: object, what: str, limit: int | None = None) -> int:
+    """``value`` as a whole number; with ``limit``, at most that far from 0 (the bounds of
+    docs/clock.md "Limits": an event from a journal or a command cannot carry years)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ClockError(f"{what} must be a whole number, not {value!r}")
+    if limit is not None and not -limit <= value <= limit:
+        if limit == MAX_PERIOD_NS:
+            raise ClockError(
+                f"{what} is at most 24 h ({limit // NS_PER_MS} ms) either way, not "
+                f"{value // NS_PER_MS} ms"
+            )
+        raise ClockError(f"{what} must be between -{limit} and {limit}, not {value}")
     return value
 
 
@@ -205,7 +214,7 @@ def apply_event(
     refuses; a press always succeeds and returns its ``PressResult``."""
     if not isinstance(event, ClockEvent) or type(event) is ClockEvent:
         raise ClockError(f"not a clock event: {event!r}")
-    now = _check_int(event.t_ns, "an event's t_ns")
+    now = _check_int(event.t_ns, "an event's t_ns", MAX_INSTANT_NS)
     name = _Names(labels)
     state = advance(control, policy, state, now)
     if isinstance(event, Pressed):
@@ -245,19 +254,21 @@ def apply_event(
         side = state.side(seat)
         try:
             if isinstance(event, TimeAdded):
-                delta = _check_int(event.delta_ns, "the time to add")
+                delta = _check_int(event.delta_ns, "the time to add", MAX_PERIOD_NS)
                 if delta > 0:
                     side = timing.add_time(side, control, delta)
                 elif delta < 0:
                     side = timing.remove_time(side, control, -delta)
             elif isinstance(event, TimeSet):
-                remaining = _check_int(event.remaining_ns, "the remaining time")
+                remaining = _check_int(event.remaining_ns, "the remaining time", MAX_PERIOD_NS)
                 periods = event.periods_left
                 if periods is not None:
-                    _check_int(periods, "the periods left")
+                    _check_int(periods, "the periods left", MAX_COUNT)
                 side = timing.set_remaining(side, control, remaining, periods)
             else:
-                side = timing.correct_moves(side, control, _check_int(event.moves, "moves"))
+                side = timing.correct_moves(
+                    side, control, _check_int(event.moves, "moves", MAX_COUNT)
+                )
         except ClockError as exc:
             raise ClockError(f"{name(seat)}: {exc}") from None
         return state.with_side(seat, side), None
@@ -297,7 +308,7 @@ def _press(
 ) -> tuple[ClockState, PressResult]:
     by = None if event.by is None else _check_seat(event.by, "the pressing seat")
     nxt = None if event.next_seat is None else _check_seat(event.next_seat, "the next seat")
-    moves = _check_int(event.moves, "a press's moves")
+    moves = _check_int(event.moves, "a press's moves", MAX_COUNT)
     if moves < 0:
         raise ClockError(f"a press completes 0 or more moves, not {moves}")
 

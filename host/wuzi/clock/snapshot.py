@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wuzi.clock import timing
-from wuzi.clock.control import NS_PER_MS, OvertimeKind, TimeControl, parse_control
+from wuzi.clock.control import MAX_INSTANT_NS, NS_PER_MS, OvertimeKind, TimeControl, parse_control
 from wuzi.clock.errors import ClockError, ClockFormatError
 from wuzi.clock.face import face_text, next_change_ns
 from wuzi.clock.machine import ClockState, Flag, FlagPolicy, advance
@@ -296,6 +296,8 @@ class _Reader:
             raise ClockFormatError(f"{self.where(key)}: expected {kind.__name__}, not {value!r}")
         if minimum is not None and value < minimum:
             raise ClockFormatError(f"{self.where(key)}: must be at least {minimum}, not {value}")
+        if kind is int and abs(value) > MAX_INSTANT_NS:  # docs/clock.md "Limits"
+            raise ClockFormatError(f"{self.where(key)}: {value} is beyond any clock's 64 bits")
         return value
 
     def optional_int(self, key: str, *, minimum: int | None = None) -> int | None:

@@ -1,34 +1,60 @@
-"""Who each process of the venue is on the broker, and where its password lives.
+"""Who each connection of the venue is on the broker, and where its password comes from.
 
-Every process logs in as its own broker user, so the broker's ACL (written by
-``wuzi venue broker-config``, `wuzi.venue.broker_config`) can hold each one to its own
-topics: a host as its host id, the director as its director id, each referee as its
-referee name, the screens as a read-only user (``[screens] user``, default ``screens``)
-and public screens as a user that reads only the delayed feed (``[screens] public_user``,
-default ``screens-public``).
+One broker account per connection (`wuzi.bus.identity`): the account's name is the
+connection's client id, ``wuzi.<venue>.<role>.<name>``, and the broker written by ``wuzi
+venue broker-config`` binds the two (``use_username_as_clientid``), so a login can only
+ever take over its own account's session. The accounts (`broker_users`):
 
-A host's, the director's and the screens' passwords live in a file of their own: the one
-the venue file names (``[[hosts]] broker_password_file``, ``[director]
-broker_password_file``, ``[screens] broker_password_file`` / ``public_broker_password_file``)
-or, by default, ``secrets/<user>.pass`` next to the venue file. A referee's broker password
-is their signing secret: the password behind their ``password_hash``, or the contents of
-their ``token_file`` (docs/referee.md).
+==================  =====================================  ================================
+role                account                                password
+==================  =====================================  ================================
+``host``            ``wuzi.<venue>.host.<host id>``        the host's password file
+``check``           ``wuzi.<venue>.check.<host id>``       the same file (``wuzi venue
+                                                           check``: never kicks the host)
+``director``        ``wuzi.<venue>.director.<id>``         the director's password file
+``director-live``   ``wuzi.<venue>.director-live.<id>``    the same file
+``broadcast``       ``wuzi.<venue>.broadcast.<id>``        ``secrets/broadcast/<id>.pass``
+                    (``[broadcast] id``, default
+                    ``broadcast``)
+``screen``          ``wuzi.<venue>.screen.<name>``         ``secrets/screens/<name>.pass``
+``screen-public``   ``wuzi.<venue>.screen.<name>``         ``secrets/screens/<name>.pass``
+``referee``         ``wuzi.<venue>.referee.<name>``        the token or the password
+``referee-send``    ``wuzi.<venue>.referee-send.<name>``   the same
+==================  =====================================  ================================
 
-Backwards compatibility: when a process's own password file is absent and the venue file
-did not name one, `broker_login` falls back to the shared ``[broker] username`` /
-``password`` / ``password_file`` (or the URL's), as every process logged in before; with
-neither, it logs in anonymously (None, None).
+One process with two connections (the director), or two programs of one person (a
+referee's view and ``wuzi referee send``), share one secret: a second account is not a
+second secret, only a second session, so that the two never push each other off. A
+second password would sit beside the first on the same machine and protect nothing more.
 
-`broker_users` and `broker_user` are pure; `broker_login` reads the one password file.
+A host's and the director's password file is the one the venue file names (``[[hosts]]
+broker_password_file``, ``[director] broker_password_file``) or, by default,
+``secrets/<id>.pass`` next to the venue file; a screen's is ``secrets/screens/<name>.pass``.
+A referee's broker password is their signing secret: the password behind their
+``password_hash``, or the contents of their ``token_file`` (docs/referee.md).
+
+`login` says which password a process uses and where it came from (`Login.source`, which
+every process logs at start):
+
+* a named file that is missing or unreadable is a `CredentialError` naming the key and
+  the file — never a silent fallback;
+* the default file, when it exists;
+* else the shared ``[broker] username`` / ``password`` / ``password_file`` (or the URL's),
+  for a broker not made by ``broker-config``;
+* else nothing at all: anonymous, for a broker without accounts such as the demo's.
+
+`broker_users`, `broker_user` and `client_id_of` are pure; `login` reads one file.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from wuzi.bus.auth import AuthError, hash_key, read_token_file
+from wuzi.bus.identity import client_id
 from wuzi.config.venue import ConfigError, VenueConfig
 
 __all__ = [
@@ -37,27 +63,60 @@ __all__ = [
     "ROLES",
     "BrokerUser",
     "CredentialError",
+    "Login",
     "Role",
     "broker_login",
     "broker_user",
     "broker_users",
+    "client_id_of",
     "default_secret_file",
+    "login",
     "read_secret_file",
     "referee_keys",
+    "secrets_dir",
+    "shared_login",
 ]
 
-Role = Literal["host", "director", "screens", "screens-public", "referee"]
-ROLES: tuple[Role, ...] = ("host", "director", "screens", "screens-public", "referee")
+Role = Literal[
+    "host",
+    "check",
+    "director",
+    "director-live",
+    "screen",
+    "screen-public",
+    "referee",
+    "referee-send",
+    "broadcast",
+]
+ROLES: tuple[Role, ...] = (
+    "host",
+    "check",
+    "director",
+    "director-live",
+    "screen",
+    "screen-public",
+    "referee",
+    "referee-send",
+    "broadcast",
+)
+_HOST_ROLES: tuple[Role, ...] = ("host", "check")
+_DIRECTOR_ROLES: tuple[Role, ...] = ("director", "director-live")
+_REFEREE_ROLES: tuple[Role, ...] = ("referee", "referee-send")
+_ID_ROLE: dict[Role, str] = {"screen-public": "screen"}
+"""The client-id role of an account role, where they differ (a public screen is a screen)."""
 DEFAULT_SECRETS_DIR = "secrets"
 """Where the per-process password files are by default, relative to the venue file."""
+SCREENS_SECRETS_DIR = "screens"
+"""The screens' password files' folder inside `DEFAULT_SECRETS_DIR` (their names cannot
+then clash with a host's or the director's file)."""
 DEFAULT_DIRECTOR_ID = "director"
-"""The director's broker user when the venue file has no ``[director]`` section."""
+"""The director's id when the venue file has no ``[director]`` section."""
 MAX_SECRET_BYTES = 4096
 
 
 class CredentialError(ConfigError):
     """A broker login that cannot be made: a password file that cannot be read, a role
-    or an id the venue file does not know, two processes with one user name. Like every
+    or an id the venue file does not know, two accounts with one name. Like every
     `ConfigError` it names the key of the venue file concerned; never the secret."""
 
 
@@ -65,81 +124,116 @@ class CredentialError(ConfigError):
 class BrokerUser:
     """One broker account of the venue.
 
-    ``secret_file`` is the password file (host, director, screens) or the referee's
-    ``token_file``; None for a referee who signs with a ``password_hash`` (the broker's
-    password file then carries that hash as it is). ``explicit`` says whether the venue
-    file named the file (else it is the default ``secrets/<user>.pass``). ``key`` is the
-    venue-file key the file belongs to, for messages.
+    ``name`` is the account and the connection's client id; ``ident`` the process's own
+    name (host id, director id, screen name, referee name). ``secret_file`` is the
+    password file (host, check, director, screens) or the referee's ``token_file``; None
+    for a referee who signs with a ``password_hash`` (the broker's password file then
+    carries that hash as it is). ``explicit`` says whether the venue file named the file
+    (else it is the default). ``key`` is the venue-file key the secret belongs to, for
+    messages; accounts sharing a secret share the key.
     """
 
     name: str
     role: Role
+    ident: str
     key: str
     secret_file: str | None
     explicit: bool
     password_hash: str | None = None
-    tables: tuple[int, ...] = ()  # a host's tables
+    tables: tuple[int, ...] = ()  # a host's (and its check account's) tables
 
 
-def default_secret_file(venue: VenueConfig, user: str) -> str:
-    """``secrets/<user>.pass`` next to the venue file (relative to the working directory
-    when the venue was parsed without a base directory)."""
-    relative = Path(DEFAULT_SECRETS_DIR) / f"{user}.pass"
+@dataclass(frozen=True)
+class Login:
+    """How one connection logs in: pass ``client_id``, ``username`` and ``password`` to
+    `wuzi.bus.client.BusClient` and log ``source`` (it names the file, never the secret).
+
+    ``username`` None is an anonymous login; ``password`` None with a user is a referee
+    whose password is typed, never stored."""
+
+    client_id: str
+    username: str | None
+    password: str | None
+    source: str
+
+    def describe(self) -> str:
+        """``client id X as broker user U (password from …)``, for the start-up log."""
+        if self.username is None:
+            return f"client id {self.client_id}, anonymous ({self.source})"
+        return f"client id {self.client_id} as broker user {self.username} ({self.source})"
+
+
+def default_secret_file(venue: VenueConfig, stem: str, folder: str | None = None) -> str:
+    """``secrets/[folder/]<stem>.pass`` next to the venue file (relative to the working
+    directory when the venue was parsed without a base directory)."""
+    relative = Path(DEFAULT_SECRETS_DIR)
+    if folder is not None:
+        relative = relative / folder
+    relative = relative / f"{stem}.pass"
     return str(relative if venue.base_dir is None else Path(venue.base_dir) / relative)
+
+
+def secrets_dir(venue: VenueConfig) -> Path:
+    """The venue file's ``secrets/`` folder."""
+    return Path(default_secret_file(venue, "x")).parent
+
+
+def client_id_of(venue: VenueConfig, role: Role, ident: str) -> str:
+    """The account name (and client id) of ``role``'s process ``ident`` at ``venue``."""
+    return client_id(venue.id, _ID_ROLE.get(role, role), ident)
 
 
 def _account(
     venue: VenueConfig,
-    name: str,
     role: Role,
+    ident: str,
     key: str,
     named: str | None,
     tables: tuple[int, ...] = (),
+    folder: str | None = None,
 ) -> BrokerUser:
     """An account whose password is in a file: the named one, or the default."""
-    path = named if named is not None else default_secret_file(venue, name)
-    return BrokerUser(name, role, key, path, named is not None, tables=tables)
+    path = named if named is not None else default_secret_file(venue, ident, folder)
+    name = client_id_of(venue, role, ident)
+    return BrokerUser(name, role, ident, key, path, named is not None, tables=tables)
 
 
 def broker_users(venue: VenueConfig) -> tuple[BrokerUser, ...]:
-    """Every broker account of the venue: hosts, the director, the two screens users and
-    the referees, in that order. `CredentialError` if two of them share a user name (a
-    referee named like a host would get the host's rights), naming the later key."""
+    """Every broker account of the venue: each host and its check account, the
+    director's two, the broadcast, each screen, each referee's two, in that order. `CredentialError`
+    if two of them share a name (the scheme makes that impossible; a guard)."""
     users: list[BrokerUser] = []
     for i, host in enumerate(venue.hosts):
         key = f"hosts[{i}].broker_password_file"
         tables = tuple(t.number for t in host.tables)
-        users.append(_account(venue, host.id, "host", key, host.broker_password_file, tables))
+        for role in _HOST_ROLES:
+            named = host.broker_password_file
+            users.append(_account(venue, role, host.id, key, named, tables))
     director = venue.director_id or DEFAULT_DIRECTOR_ID
     key = "director.broker_password_file"
-    users.append(_account(venue, director, "director", key, venue.director_broker_password_file))
-    screens = venue.screens
-    key = "screens.broker_password_file"
-    users.append(_account(venue, screens.user, "screens", key, screens.broker_password_file))
-    key = "screens.public_broker_password_file"
-    public_file = screens.public_broker_password_file
-    users.append(_account(venue, screens.public_user, "screens-public", key, public_file))
+    for role in _DIRECTOR_ROLES:
+        named = venue.director_broker_password_file
+        users.append(_account(venue, role, director, key, named))
+    ident = venue.broadcast.id  # wuzi broadcast: secrets/broadcast/<id>.pass
+    users.append(_account(venue, "broadcast", ident, "broadcast.id", None, folder="broadcast"))
+    screens: tuple[tuple[Role, str, tuple[str, ...]], ...] = (
+        ("screen", "live", venue.screens.live),
+        ("screen-public", "public", venue.screens.public),
+    )
+    for role, kind, names in screens:
+        for i, screen in enumerate(names):
+            key = f"screens.{kind}[{i}]"
+            users.append(_account(venue, role, screen, key, None, folder=SCREENS_SECRETS_DIR))
     for i, referee in enumerate(venue.referees):
-        if referee.password_hash is not None:
-            key = f"referees[{i}].password_hash"
-            hashed = referee.password_hash
-            users.append(BrokerUser(referee.name, "referee", key, None, True, hashed))
-        else:
-            key = f"referees[{i}].token_file"
-            users.append(BrokerUser(referee.name, "referee", key, referee.token_file, True))
+        hashed = referee.password_hash
+        field = "password_hash" if hashed is not None else "token_file"
+        key = f"referees[{i}].{field}"
+        for role in _REFEREE_ROLES:
+            name = client_id_of(venue, role, referee.name)
+            token = referee.token_file if hashed is None else None
+            users.append(BrokerUser(name, role, referee.name, key, token, True, hashed))
     _check_unique(venue, users)
     return tuple(users)
-
-
-def _name_key(user: BrokerUser) -> str:
-    """The venue-file key that gave ``user`` its name."""
-    if user.role == "referee":
-        return user.key.rsplit(".", 1)[0] + ".name"
-    if user.role == "host":
-        return user.key.rsplit(".", 1)[0] + ".id"
-    if user.role == "director":
-        return "director.id"
-    return "screens.user" if user.role == "screens" else "screens.public_user"
 
 
 def _check_unique(venue: VenueConfig, users: list[BrokerUser]) -> None:
@@ -147,36 +241,60 @@ def _check_unique(venue: VenueConfig, users: list[BrokerUser]) -> None:
     for user in users:
         other = seen.get(user.name)
         if other is not None:
-            default = ""
-            if user.role == "director" and venue.director_id is None:
-                default = f" (without a [director] id the director logs in as {user.name!r})"
             raise CredentialError(
                 venue.source,
-                _name_key(user),
-                f"{user.name!r} is already the broker user of {_name_key(other)}{default}: "
-                "every process needs a user name of its own (the broker's ACL grants rights "
-                "by it)",
+                user.key,
+                f"{user.name!r} is already the broker account of {other.key}: every "
+                "connection needs an account of its own",
             )
         seen[user.name] = user
 
 
+_WHAT = {
+    "host": "hosts",
+    "check": "hosts",
+    "director": "director",
+    "director-live": "director",
+    "screen": "live screens ([screens] live)",
+    "screen-public": "public screens ([screens] public)",
+    "referee": "referees",
+    "referee-send": "referees",
+    "broadcast": "the broadcast ([broadcast] id)",
+}
+
+
 def broker_user(venue: VenueConfig, role: Role, ident: str | None = None) -> BrokerUser:
-    """The account of one process: a host by its id, a referee by name; the director by
-    its id (None: the venue's), the screens users need no ident (or their user name).
-    `CredentialError` when the venue file has no such process."""
+    """The account of one connection: a host, its check, a screen and a referee by their
+    id or name; the director and the broadcast by their id (None: the venue's).
+    `CredentialError` when the venue file has no such process (for a screen: naming the
+    list it must be in)."""
     if role not in ROLES:
         raise ValueError(f"unknown broker role {role!r}; known: {', '.join(ROLES)}")
-    if ident is None and role in ("host", "referee"):
+    if ident is None and not role.startswith("director") and role != "broadcast":
         raise ValueError(f"a {role} login needs the {role}'s id or name")
     users = broker_users(venue)
     for user in users:
-        if user.role == role and (ident is None or user.name == ident):
+        if user.role == role and (ident is None or user.ident == ident):
             return user
-    known = ", ".join(u.name for u in users if u.role == role) or "none"
-    what = {"host": "hosts", "referee": "referees"}.get(role, role)
-    raise CredentialError(
-        venue.source, "", f"no {role} {ident!r} in the venue file ({what}: {known})"
-    )
+    known = ", ".join(u.ident for u in users if u.role == role) or "none"
+    problem = f"no {role} {ident!r} in the venue file ({_WHAT[role]}: {known})"
+    if role in ("screen", "screen-public"):
+        other = venue.screens.kind_of(ident or "")
+        kind = "live" if role == "screen" else "public"
+        if other is not None:
+            problem = (
+                f"screen {ident!r} is listed in [screens] {other}, not {kind}: "
+                + ("run it with --public" if other == "public" else "run it without --public")
+                + " (a public screen may read only the delayed public/ feed)"
+            )
+        else:
+            listed = getattr(venue.screens, kind)
+            line = f"{kind} = [{', '.join(json.dumps(n) for n in (*listed, ident))}]"
+            problem += (
+                f": add it to [screens] {kind} (under [screens]: {line}) and run wuzi venue "
+                "broker-config"
+            )
+    raise CredentialError(venue.source, "", problem)
 
 
 def read_secret_file(path: str | Path) -> str:
@@ -207,44 +325,58 @@ def _read(venue: VenueConfig, key: str, path: str, explicit: bool) -> str:
     raise CredentialError(venue.source, key, problem) from None
 
 
+def login(venue: VenueConfig, role: Role, ident: str | None = None) -> Login:
+    """How the connection of ``role`` (``ident``: its id or name, see `broker_user`) logs
+    in to the broker, and where its password comes from (the module doc's order).
+
+    A referee's password is their token (read from ``token_file``); for a referee with a
+    ``password_hash`` it is None: they type it (``--password-file``), it is never stored.
+    A named file that is missing, or any file that cannot be read, is a `CredentialError`
+    naming the key and the file.
+
+    A screen of a venue file that lists no screens at all has no account: it logs in
+    like a process without a password file of its own (the shared login or anonymously,
+    under its usual client id), so a demo's screens need no ``[screens]``. Once the venue
+    file lists screens, a name it does not list is an error saying where to add it."""
+    if role in ("screen", "screen-public") and not (venue.screens.live or venue.screens.public):
+        if ident is None:
+            raise ValueError(f"a {role} login needs the screen's name")
+        return shared_login(venue, client_id_of(venue, role, ident), "no [screens] list")
+    user = broker_user(venue, role, ident)
+    if role in ("referee", "referee-send"):
+        if user.secret_file is None:
+            return Login(user.name, user.name, None, "the referee's password")
+        try:
+            token = read_token_file(user.secret_file).decode("utf-8")
+        except AuthError as exc:
+            raise CredentialError(venue.source, user.key, str(exc)) from None
+        return Login(user.name, user.name, token, f"token file {user.secret_file}")
+    assert user.secret_file is not None
+    if user.explicit or Path(user.secret_file).exists():
+        password = _read(venue, user.key, user.secret_file, user.explicit)
+        return Login(user.name, user.name, password, f"password file {user.secret_file}")
+    return shared_login(venue, user.name, f"no password file {user.secret_file}")
+
+
+def shared_login(venue: VenueConfig, name: str, missing: str) -> Login:
+    """The login of client id ``name`` without a password of its own (``missing`` says
+    why): the shared ``[broker]`` login (keys or the URL's), else anonymous — each saying
+    so in ``source``."""
+    broker = venue.broker
+    if broker.username is None:
+        return Login(name, None, None, f"no [broker] login and {missing}")
+    password = broker.password
+    if password is None and broker.password_file is not None:
+        password = _read(venue, "broker.password_file", broker.password_file, True)
+    return Login(name, broker.username, password, f"the shared [broker] login: {missing}")
+
+
 def broker_login(
     venue: VenueConfig, role: Role, ident: str | None = None
 ) -> tuple[str | None, str | None]:
-    """The (username, password) a process of ``role`` logs in to the broker with.
-
-    * ``host`` (``ident`` = host id), ``director`` (``ident`` None or the director id),
-      ``screens``, ``screens-public``: the process's own user and the password from its
-      password file; when that file is absent and the venue file did not name it, the
-      shared ``[broker]`` credentials (or (None, None): anonymous). A named file that is
-      missing, or any file that cannot be read, is a `CredentialError` naming the key.
-    * ``referee`` (``ident`` = referee name): the referee's name and their token (read
-      from ``token_file``); for a referee with a ``password_hash`` the password is None:
-      the referee supplies it (``--password-file``), it is never stored.
-
-    Pass the result to `wuzi.bus.client.BusClient` as ``username=`` / ``password=``.
-    """
-    user = broker_user(venue, role, ident)
-    if role == "referee":
-        if user.secret_file is None:
-            return user.name, None
-        try:
-            return user.name, read_token_file(user.secret_file).decode("utf-8")
-        except AuthError as exc:
-            raise CredentialError(venue.source, user.key, str(exc)) from None
-    assert user.secret_file is not None
-    if user.explicit or Path(user.secret_file).exists():
-        return user.name, _read(venue, user.key, user.secret_file, user.explicit)
-    return _shared_login(venue)
-
-
-def _shared_login(venue: VenueConfig) -> tuple[str | None, str | None]:
-    """The pre-identity login every process shared: ``[broker]`` keys or the URL's."""
-    broker = venue.broker
-    if broker.username is None:
-        return None, None
-    if broker.password is None and broker.password_file is not None:
-        return broker.username, _read(venue, "broker.password_file", broker.password_file, True)
-    return broker.username, broker.password
+    """(username, password) of `login`, for callers that need no more."""
+    found = login(venue, role, ident)
+    return found.username, found.password
 
 
 def referee_keys(venue: VenueConfig, base_dir: Path | None = None) -> dict[str, bytes]:

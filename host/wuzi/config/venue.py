@@ -23,8 +23,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wuzi.base.text import TextError, check_text
 from wuzi.bus.url import BusConfigError, parse_broker_url
 from wuzi.clock.control import TimeControl, parse_control
+from wuzi.config.broadcast import (
+    BridgeSettings,
+    BroadcastSettings,
+    SectionError,
+    parse_bridge,
+    parse_broadcast,
+)
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.ruleset import RuleSet
 
@@ -61,6 +69,11 @@ _DEVICE_SERIAL = re.compile(r"[0-9A-Z][0-9A-Z-]{0,15}")
 string and its INFO say it), or an upper-case name of at most 16 (a simulator's
 ``SIM-0001``): what INFO's serial field holds (``wire.SERIAL_LEN``)."""
 _GPIO_KEYS = ("black_button", "white_button", "claim_button", "clk", "dio")
+
+
+SECTIONS = ("venue", "broker", "hosts", "director", "screens", "referees", "defaults")
+"""The venue file's own tables; ``[broadcast]`` and ``[bridge]`` are read by
+`wuzi.config.broadcast`."""
 
 
 class ConfigError(ValueError):
@@ -149,15 +162,21 @@ class GameDefaults:
 
 @dataclass(frozen=True)
 class ScreensConfig:
-    """The read-only broker users of the displays: ``user`` for the hall's live screens and
-    the table clock displays, ``public_user`` for public screens that may read only the
-    delayed ``public/`` feed. A password file of None means the default
-    ``secrets/<user>.pass`` (see `wuzi.config.credentials`)."""
+    """The screens of the venue, by name: ``live`` for the hall's live scoreboards and the
+    table clock displays, ``public`` for public screens that may read only the delayed
+    ``public/`` feed. Each name is one screen process with a broker account of its own
+    (``wuzi.<venue>.screen.<name>``) and its password in ``secrets/screens/<name>.pass``
+    (see `wuzi.config.credentials`): an account per screen, so that the broker can bind
+    each connection to its account and no screen can push another off."""
 
-    user: str = "screens"
-    broker_password_file: str | None = None
-    public_user: str = "screens-public"
-    public_broker_password_file: str | None = None
+    live: tuple[str, ...] = ()
+    public: tuple[str, ...] = ()
+
+    def kind_of(self, name: str) -> str | None:
+        """``"live"``, ``"public"``, or None for a name the venue file does not list."""
+        if name in self.live:
+            return "live"
+        return "public" if name in self.public else None
 
 
 @dataclass(frozen=True)
@@ -176,6 +195,8 @@ class VenueConfig:
     director_database: str | None = None
     director_broker_password_file: str | None = None
     screens: ScreensConfig = ScreensConfig()
+    broadcast: BroadcastSettings = field(default_factory=BroadcastSettings)
+    bridge: BridgeSettings | None = None
     base_dir: str | None = None
 
     def tables(self) -> Iterator[TableConfig]:
@@ -226,6 +247,11 @@ def parse_venue(
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(source, str(exc)) from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise ConfigError(source, "", "TOML syntax: nested too deeply for a venue file") from None
+    except ValueError as exc:  # a number of over 4300 digits, a date such as 2026-02-30
+        reason = str(exc).split(";")[0]
+        raise ConfigError(source, "", f"TOML syntax: a value cannot be read: {reason}") from None
     return _Reader(source, None if base_dir is None else Path(base_dir)).venue(data)
 
 
@@ -393,20 +419,27 @@ class _Reader:
     # --- the sections ---------------------------------------------------------------
 
     def venue(self, data: dict[str, Any]) -> VenueConfig:
-        self.keys(
-            data, "", ("venue", "broker", "hosts", "director", "screens", "referees", "defaults")
-        )
+        self.keys(data, "", (*SECTIONS, "broadcast", "bridge"))  # wuzi.config.broadcast
         venue = self.section(data, "venue", required=True)
         assert venue is not None
         self.keys(venue, "venue", ("id", "name"))
         venue_id = self.ident(venue, "venue")
         name = self.required_text(venue, "venue", "name")
+        try:  # shown on every screen: no C1 or invisible format characters either
+            check_text("venue.name", name, max_length=100)
+        except TextError as exc:
+            raise self.error("venue.name", exc.problem) from None
         broker = self.broker(data)
         hosts = self.hosts(data)
         director_id, database, director_password_file = self.director(data, hosts)
         screens = self.screens(data)
         referees = self.referees(data)
         defaults = self.defaults(data)
+        try:  # wuzi.config.broadcast: the public feed's delay, the bridge
+            broadcast = parse_broadcast(data, self.base_dir)
+            bridge = parse_bridge(data, venue_id, self.base_dir)
+        except SectionError as exc:
+            raise self.error(exc.key, exc.problem) from None
         return VenueConfig(
             id=venue_id,
             name=name,
@@ -419,6 +452,8 @@ class _Reader:
             director_database=database,
             director_broker_password_file=director_password_file,
             screens=screens,
+            broadcast=broadcast,
+            bridge=bridge,
             base_dir=None if self.base_dir is None else str(self.base_dir),
         )
 
@@ -581,46 +616,49 @@ class _Reader:
         password_file = self.path_value(table, "director", "broker_password_file")
         return director_id, database, password_file
 
-    def broker_user(self, table: dict[str, Any], path: str, key: str, default: str) -> str:
-        """A broker user name of the screens: as a referee's name (no ':' or spaces)."""
-        value = self.text(table, path, key, required=False)
-        if value is None:
-            return default
-        if not _REFEREE_NAME.fullmatch(value):
-            raise self.error(
-                f"{path}.{key}",
-                f"{_show(value)} is not a broker user name: use 1-64 of letters, digits, '_', "
-                "'.' and '-', starting with a letter or digit",
-            )
-        return value
-
     def screens(self, data: dict[str, Any]) -> ScreensConfig:
+        """``[screens] live`` / ``public``: lists of screen names, unique across both.
+
+        The old form (one shared ``user`` / ``public_user`` and their password files) is
+        refused with what to write instead: with the broker binding each client id to its
+        account, screens sharing one login would push each other off in a loop."""
         table = self.section(data, "screens", required=False)
         if table is None:
             return ScreensConfig()
-        self.keys(
-            table,
-            "screens",
-            ("user", "broker_password_file", "public_user", "public_broker_password_file"),
-        )
-        defaults = ScreensConfig()
-        user = self.broker_user(table, "screens", "user", defaults.user)
-        public_user = self.broker_user(table, "screens", "public_user", defaults.public_user)
-        if public_user == user:
-            where = "screens.public_user" if "public_user" in table else "screens.user"
-            raise self.error(
-                where,
-                f"{user!r} is the user of both the live and the public screens: the public "
-                "screens need their own user (they may not read the live tables)",
-            )
-        return ScreensConfig(
-            user=user,
-            broker_password_file=self.path_value(table, "screens", "broker_password_file"),
-            public_user=public_user,
-            public_broker_password_file=self.path_value(
-                table, "screens", "public_broker_password_file"
-            ),
-        )
+        for old in ("user", "public_user", "broker_password_file", "public_broker_password_file"):
+            if old in table:
+                raise self.error(
+                    f"screens.{old}",
+                    "the screens no longer share a broker login: list each screen by name, "
+                    'live = ["scoreboard-hall", ...] for the live scoreboards and clock '
+                    'displays, public = ["foyer", ...] for delayed public screens; each gets '
+                    "an account and the password file secrets/screens/<name>.pass of its own "
+                    "(docs/security.md)",
+                )
+        self.keys(table, "screens", ("live", "public"))
+        seen: dict[str, str] = {}
+        found: dict[str, tuple[str, ...]] = {}
+        for kind in ("live", "public"):
+            value = table.get(kind, [])
+            if not isinstance(value, list):
+                raise self.error(
+                    f"screens.{kind}", f"expected a list of screen names, found {_kind(value)}"
+                )
+            for i, name in enumerate(value):
+                where = f"screens.{kind}[{i}]"
+                if not isinstance(name, str):
+                    raise self.error(where, f"expected a screen name, found {_kind(name)}")
+                if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}", name):
+                    raise self.error(
+                        where,
+                        f"{_show(name)} is not a screen name: use 1-64 of letters, digits, '_' "
+                        "and '-', starting with a letter or digit",
+                    )
+                if name in seen:
+                    raise self.error(where, f"{name!r} is already used by {seen[name]}")
+                seen[name] = where
+            found[kind] = tuple(value)
+        return ScreensConfig(live=found["live"], public=found["public"])
 
     def referees(self, data: dict[str, Any]) -> tuple[RefereeConfig, ...]:
         referees: list[RefereeConfig] = []

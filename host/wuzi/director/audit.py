@@ -19,12 +19,29 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from wuzi.director.games import draw_entry
 from wuzi.director.store import AuditRecord
+from wuzi.tournament.draw import DrawRecord
 
-__all__ = ["format_html", "format_text", "format_time", "render_details"]
+__all__ = ["format_html", "format_text", "format_time", "pending_draws", "render_details"]
 
 # details shown first, in this order, when present
 _FIRST = ("reason", "game", "table", "result", "previous", "reported", "round", "match")
+
+
+def pending_draws(draws: Sequence[DrawRecord]) -> list[AuditRecord]:
+    """Draws made while the director was not running (it audits each when it next
+    starts): shown at the end, numbered ``-``, noted as such, so no draw is missing."""
+    records = []
+    for draw in draws:
+        entry = draw_entry(draw, draw.at_ms)
+        details = {**entry.details, "note": "not yet seen by a running director"}
+        records.append(AuditRecord(0, entry.at_ms, entry.actor, entry.action, details))
+    return records
+
+
+def _seq(seq: int) -> str:
+    return str(seq) if seq > 0 else "-"
 
 
 def format_time(at_ms: int, tz: datetime.tzinfo) -> str:
@@ -86,7 +103,7 @@ def format_text(
         f"{'seq':>6}  {'time':<29}  {'actor':<24}  action",
     ]
     for r in records:
-        out.append(f"{r.seq:>6}  {format_time(r.at_ms, tz):<29}  {r.actor:<24}  {r.action}")
+        out.append(f"{_seq(r.seq):>6}  {format_time(r.at_ms, tz):<29}  {r.actor:<24}  {r.action}")
         out.extend(f"{'':>8}{line}" for line in render_details(r.action, r.details))
     return "\n".join(out) + "\n"
 
@@ -115,7 +132,7 @@ def format_html(
         css = "corrected" if r.action == "result-corrected" else css
         details = "".join(f"<div>{e(line)}</div>" for line in render_details(r.action, r.details))
         rows.append(
-            f'<tr class="{css}"><td class="seq">{r.seq}</td>'
+            f'<tr class="{css}"><td class="seq">{_seq(r.seq)}</td>'
             f"<td>{e(format_time(r.at_ms, tz))}</td><td>{e(r.actor)}</td>"
             f'<td>{e(r.action)}</td><td class="details">{details}</td></tr>'
         )

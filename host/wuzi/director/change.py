@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from wuzi.director.games import AuditEntry, Game, HostSeen
+from wuzi.tournament.draw import DrawRecord
 from wuzi.tournament.event import Competition
 
 __all__ = ["Change", "CoreState", "Work", "tables_of"]
@@ -42,6 +43,16 @@ class CoreState(Protocol):
     @property
     def by_table(self) -> Mapping[int, Sequence[str]]:
         """Game ids ever assigned to each table, oldest first."""
+        ...
+
+    @property
+    def draws(self) -> Sequence[DrawRecord]:
+        """The draws of lots recorded in the competition's file (``wuzi tournament draw``)."""
+        ...
+
+    @property
+    def live(self) -> Mapping[int, tuple[str | None, str]]:
+        """Each table's game and status as its retained state last showed them."""
         ...
 
 
@@ -90,6 +101,18 @@ class Work:
     @property
     def now_ms(self) -> int:
         return self.change.now_ms
+
+    @property
+    def draws(self) -> Sequence[DrawRecord]:
+        return self.core.draws
+
+    def started(self, game: Game) -> bool:
+        """The game's table shows it started (its retained state: under way or over, not
+        ``idle``): too late to give it another opening or other colours."""
+        if game.table is None:
+            return False
+        gid, status = self.core.live.get(game.table, (None, "idle"))
+        return gid == game.id and status != "idle"
 
     def game(self, gid: str) -> Game | None:
         return self.change.games.get(gid) or self.core.games.get(gid)

@@ -123,8 +123,11 @@ def _run(args: argparse.Namespace) -> int:
         )
     if not math.isfinite(args.time_scale) or args.time_scale <= 0:
         return _fail(f"--time-scale must be a positive number, not {args.time_scale}")
-    if not math.isfinite(args.command_max_age) or args.command_max_age <= 0:
-        return _fail(f"--command-max-age must be positive, not {args.command_max_age}")
+    if not 0 < args.command_max_age <= 86400:  # a day; also refuses nan and inf
+        return _fail(
+            f"--command-max-age must be more than 0 and at most 86400 s (24 h), "
+            f"not {args.command_max_age}"
+        )
     if args.broker is not None:
         try:
             parse_broker_url(args.broker)
@@ -160,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from wuzi.director.audit import format_html, format_text
+    from wuzi.director.audit import format_html, format_text, pending_draws
     from wuzi.director.store import DirectorStore
     from wuzi.tournament.errors import TournamentError
 
@@ -168,6 +171,7 @@ def _audit(args: argparse.Namespace) -> int:
     try:
         records = store.audit_records()
         event = store.event_name()
+        records += pending_draws(store.unaudited_draws())
     except (TournamentError, sqlite3.Error) as exc:
         return _fail(f"audit: {exc}")
     tz: datetime.tzinfo = (

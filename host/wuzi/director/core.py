@@ -24,7 +24,12 @@ once it is stored, so a failed write leaves the core as it was.
 When every game of a pairing is final its result goes into the competition; a tied
 knockout match gets its playoff game (on the board-1 table), again and again until one is
 decisive; when every pairing of the round is decided the next round is paired and its
-games laid out on the tables; when the last round is decided the event is finished.
+games laid out on the tables; when the last round is decided the event is finished, and
+a Swiss or round robin plays off its ties on prize places (``places``).
+
+The draws of lots (``wuzi tournament draw``, read by the shell with the competition) are
+audited once each at the start, and the round's drawn or set opening goes into every
+game's ``opening_settings`` (``matches``).
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from wuzi.bus.schemas import (
     TableEvent,
     TableState,
 )
-from wuzi.director import matches, screens
+from wuzi.director import matches, places, screens
 from wuzi.director.change import Change, Work, tables_of
 from wuzi.director.games import (
     AUTO,
@@ -52,17 +57,20 @@ from wuzi.director.games import (
     HostSeen,
     assignment_of,
     bus_result,
+    draw_entry,
     parse_bus_result,
 )
 from wuzi.director.schedule import (
     DirectorError,
     PlannedGame,
+    place_pair,
     scale_control,
 )
 from wuzi.rules.procedure import Seat
 from wuzi.table.checks import TableError
 from wuzi.table.codec import decode_output
 from wuzi.table.outputs import GameOver
+from wuzi.tournament.draw import DrawRecord
 from wuzi.tournament.errors import TournamentError
 from wuzi.tournament.event import Competition
 from wuzi.tournament.results import GameResult
@@ -99,6 +107,7 @@ class DirectorCore:
         games: Iterable[Game] = (),
         seen: Iterable[str] = (),
         hosts: Mapping[str, HostSeen] | None = None,
+        draws: Iterable[DrawRecord] = (),
     ) -> None:
         numbers = [n for n, _ in tables]
         if not numbers:
@@ -115,6 +124,7 @@ class DirectorCore:
         self.by_table: dict[int, list[str]] = {}
         self.seen: set[str] = set(seen)
         self.hosts: dict[str, HostSeen] = dict(hosts or {})
+        self.draws: tuple[DrawRecord, ...] = tuple(draws)  # read at start, and at each reload
         self.live: dict[int, tuple[str | None, str]] = {}
         self.next_seq = 1
         # what matches.py needs of the venue and the options (it never sees the core)
@@ -191,6 +201,7 @@ class DirectorCore:
             )
         else:
             work.audit("organisers", "competition-changed", commands=list(external))
+        self._audit_draws(work)
         try:
             matches.drop_unpaired(work)
             if comp.rounds:
@@ -199,12 +210,22 @@ class DirectorCore:
                         self.floor, work, len(comp.rounds), p.board, authoritative=False
                     )
             matches.advance(self.floor, work)
+            places.settle_places(self.floor, work)
             matches.allocate(self.floor, work)
         except (TournamentError, TableError) as exc:
             raise DirectorError(f"cannot run the event: {exc}") from None
         work.change.tables.update(self.tables)
         work.change.screens = True
         return work.change
+
+    def _audit_draws(self, work: Work) -> None:
+        """Every draw of lots not yet in the audit goes in, with who asked for it (its
+        ``draw:<seq>`` id is remembered, so each is logged once, also after a restart)."""
+        for draw in self.draws:
+            ref = f"draw:{draw.seq}"
+            if ref not in self.seen:
+                work.change.seen.append(ref)
+                work.change.audit.append(draw_entry(draw, work.now_ms))
 
     def on_result_event(self, event: TableEvent, now_ms: int) -> Change:
         """A host's table event; only kind ``result`` concerns the director."""
@@ -365,6 +386,14 @@ class DirectorCore:
         return fresh.change
 
     def _correctable(self, work: Work, game: Game) -> str | None:
+        if game.plan.place is not None:
+            first, second = place_pair(game.plan)
+            if any({t.first, t.second} == {first, second} for t in work.comp.tie_playoffs):
+                return (
+                    f"game {game.id} belongs to a place playoff already decided; only the "
+                    "organisers can change it now ('wuzi tournament playoff')"
+                )
+            return None
         current = len(work.comp.rounds)
         if game.plan.round != current:
             return (
@@ -510,8 +539,12 @@ class DirectorCore:
     def _settled(self, work: Work, game: Game) -> None:
         """A game became final (or its final result changed): settle its pairing, pair
         the next round when this one is decided, give waiting games free tables."""
-        matches.settle_match(self.floor, work, game.plan.round, game.plan.match, authoritative=True)
-        matches.advance(self.floor, work)
+        if game.plan.place is None:
+            matches.settle_match(
+                self.floor, work, game.plan.round, game.plan.match, authoritative=True
+            )
+            matches.advance(self.floor, work)
+        places.settle_places(self.floor, work)
         matches.allocate(self.floor, work)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from wuzi.bus.schemas import Assignment
 from wuzi.director.schedule import PlannedGame
+from wuzi.tournament.draw import DrawRecord
 from wuzi.tournament.results import GameResult
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "HostSeen",
     "assignment_of",
     "bus_result",
+    "draw_entry",
     "parse_bus_result",
 ]
 
@@ -105,8 +107,30 @@ class HostSeen:
     at_ms: int
 
 
+def draw_entry(draw: DrawRecord, at_ms: int) -> AuditEntry:
+    """A draw of lots as the audit shows it: by ``organisers:<who asked for it>``, with
+    the seed, the result and when it was drawn (``drawn_at_ms``)."""
+    return AuditEntry(
+        at_ms,
+        f"organisers:{draw.by}",
+        "lot-drawn" if draw.method == "lot" else "opening-set",
+        {
+            "draw": draw.seq,
+            "kind": draw.kind.value,
+            "round": draw.round,
+            "by": draw.by,
+            "method": draw.method,
+            "seed": draw.seed,
+            "result": dict(draw.result),
+            "options": dict(draw.options) or None,
+            "drawn_at_ms": draw.at_ms,
+        },
+    )
+
+
 def assignment_of(game: Game) -> Assignment:
-    """The retained assignment of a game that has its table."""
+    """The retained assignment of a game that has its table, with the names its record
+    carries (event, round, match, teams, player ids: docs/records.md)."""
     p = game.plan
     assert game.table is not None and game.issued_ms is not None
     return Assignment(
@@ -122,4 +146,12 @@ def assignment_of(game: Game) -> Assignment:
         game_in_match=p.game_in_match,
         playoff=p.playoff,
         issued_ms=game.issued_ms,
+        event=p.event,
+        round=p.round,
+        match=p.match,
+        place=p.place,
+        black_team=p.black_team,
+        white_team=p.white_team,
+        black_id=p.black_player,
+        white_id=p.white_player,
     )

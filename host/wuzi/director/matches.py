@@ -3,7 +3,8 @@
 The part of the director's state machine that follows from the results: a pairing whose
 games are all final gets its result in the competition; a tied knockout match its next
 playoff game (on the board-1 table); a pairing whose result came from elsewhere (the
-organisers) or changed has its unneeded games cancelled; a decided round is followed by
+organisers) or changed has its unneeded games cancelled; games not yet started are planned
+again when a draw changed their first mover or their round's opening; a decided round is followed by
 the next one, paired and laid out on the tables; waiting games take tables as they free
 up. Every function works on a ``Work`` (a change laid over the core), never on the core;
 what it needs of the venue and the director's options comes as a ``Floor``.
@@ -28,6 +29,7 @@ from wuzi.director.schedule import (
     round_layout,
     slot_index,
 )
+from wuzi.tournament.draw import opening_settings, round_opening
 from wuzi.tournament.errors import PairingError, TournamentError
 from wuzi.tournament.event import Competition
 from wuzi.tournament.history import Pairing, Round
@@ -94,7 +96,9 @@ def settle_match(
         if (plan.result, played) != (pairing.result, pairing.playoff):
             pairing = enter_result(work, rnd, pairing, plan.result, played)
             comp = work.comp
+    drawn = opening_settings(round_opening(work.draws, round_number))
     if pairing.result is None:
+        replan(floor, work, round_number, pairing, regular, drawn)
         for slot in plan.slots:
             if slot not in regular:
                 planned = regular_game(
@@ -104,6 +108,7 @@ def settle_match(
                     slot,
                     time_scale=floor.time_scale,
                     opening=floor.opening,
+                    opening_settings=drawn,
                 )
                 create(
                     floor, work, planned, preferred_table(floor, work, rnd, pairing, slot, regular)
@@ -128,6 +133,7 @@ def settle_match(
             need,
             time_scale=floor.time_scale,
             opening=floor.opening,
+            opening_settings=drawn,
         )
         work.audit(
             DIRECTOR,
@@ -143,6 +149,50 @@ def settle_match(
         create(floor, work, planned, playoff_table(regular))
 
 
+_DRAWN = ("black_entrant", "white_entrant", "opening", "opening_settings")
+"""What a draw can change in a game not yet played: the first mover, the round's opening."""
+
+
+def replan(
+    floor: Floor,
+    work: Work,
+    round_number: int,
+    pairing: Pairing,
+    regular: dict[str, Game],
+    drawn: Mapping[str, str | int],
+) -> None:
+    """Games of ``pairing`` planned before a draw (the round's opening drawn or set, its
+    first movers drawn after the director laid the round out) are planned again — cancelled
+    and assigned anew on the same table — unless their table shows them started: a game
+    keeps the opening and colours it began with (``draw-not-applied`` in the audit)."""
+    for slot, game in list(regular.items()):
+        if game.state not in ("pending", "assigned"):
+            continue
+        fresh = regular_game(
+            work.comp,
+            round_number,
+            pairing,
+            slot,
+            time_scale=floor.time_scale,
+            opening=floor.opening,
+            opening_settings=drawn,
+        )
+        if all(getattr(fresh, f) == getattr(game.plan, f) for f in _DRAWN):
+            continue
+        if work.started(game):
+            work.audit(
+                DIRECTOR,
+                "draw-not-applied",
+                game=game.id,
+                table=game.table,
+                reason="the game had started before the draw reached the director",
+            )
+            continue
+        cancel(work, game, "a draw changed its first mover or opening before it started")
+        del regular[slot]
+        regular[slot] = create(floor, work, fresh, game.table)
+
+
 def drop_unpaired(work: Work) -> None:
     """Open games of pairings that no longer exist (the organisers paired the round
     again) are cancelled."""
@@ -151,6 +201,8 @@ def drop_unpaired(work: Work) -> None:
         if not game.open:
             continue
         p = game.plan
+        if p.place is not None:
+            continue  # a place playoff: places.settle_places keeps those
         if p.round > len(rounds) or p.round < len(rounds):
             cancel(work, game, f"round {p.round} is not the round being played")
             continue
@@ -272,7 +324,8 @@ def is_free(work: Work, table: int) -> bool:
     return all(not g.open for g in work.table_games(table))
 
 
-def create(floor: Floor, work: Work, planned: PlannedGame, preferred: int | None) -> None:
+def create(floor: Floor, work: Work, planned: PlannedGame, preferred: int | None) -> Game:
+    """A new game: on ``preferred`` if that table is free, else waiting for one."""
     if work.game(planned.game_id) is not None:
         # the slot's earlier game was cancelled (a correction made it unnecessary,
         # another made it necessary again): ids are never reused
@@ -293,6 +346,9 @@ def create(floor: Floor, work: Work, planned: PlannedGame, preferred: int | None
     else:
         work.put(game)
         work.audit(DIRECTOR, "game-waiting", game=planned.game_id, reason="no free table")
+    created = work.game(planned.game_id)
+    assert created is not None
+    return created
 
 
 def assign(floor: Floor, work: Work, game: Game, table: int) -> None:
@@ -311,6 +367,7 @@ def assign(floor: Floor, work: Work, game: Game, table: int) -> None:
         white=p.white,
         rule_set=p.rule_set,
         opening=p.opening,
+        opening_settings=dict(p.opening_settings) or None,
         time_control=p.time_control,
         board=p.board,
         game_in_match=p.game_in_match,

@@ -5,11 +5,16 @@ This module is the bridge: for a pairing of a round it plans every game the pair
 made of — the three boards of a team match, game 1 and game 2 of a two-game round, the
 single game, and the playoff games a tied knockout match needs — with everything a table
 host needs to start it (players, colours, rule set, opening, time control, match
-context), and it lays a round out on the venue's tables.
+context) and the names its record carries (the event, the round, the match, the board,
+both teams and players), and it lays a round out on the venue's tables.
 
 Game ids are stable, topic-safe and unique within an event: ``r<round>-m<match>-<slot>``
 where the slot is ``b1``–``b3`` (team boards), ``g1``/``g2`` (the games of a single or
-two-game pairing) or ``p1``, ``p2`` … (playoff games), e.g. ``r2-m3-b1``, ``r2-m3-p1``.
+two-game pairing) or ``p1``, ``p2`` … (playoff games), e.g. ``r2-m3-b1``, ``r2-m3-p1``; a
+place playoff after the last round is ``pl<place>-m<match>-p<game>`` (round 0).
+
+The round's opening settings (a designated opening drawn or set, ``wuzi.tournament.draw``)
+come in as an argument and go into the plan only when the table's procedure takes them.
 
 Colours follow the tournament package: the first-named entrant has Black in game 1; in a
 team match the first-mover team has Black on boards 1 and 3 (``team_match.board_games``);
@@ -36,11 +41,13 @@ from wuzi.clock.control import NS_PER_MS, TimeControl, parse_control
 from wuzi.clock.errors import ControlSpecError
 from wuzi.rules.board import Colour
 from wuzi.rules.errors import RulesError
+from wuzi.rules.openings import make_procedure
 from wuzi.rules.ruleset import RuleSet
 from wuzi.tournament.event import Competition, playoff_black_entrant
 from wuzi.tournament.history import Pairing
 from wuzi.tournament.playoff import (
     PlayoffKind,
+    place_playoff_time_control,
     playoff_black,
     playoff_time_control,
     playoff_winner,
@@ -49,6 +56,7 @@ from wuzi.tournament.results import GameResult, MatchKind, RoundResult, Side
 from wuzi.tournament.team_match import BOARDS, board_games
 
 __all__ = [
+    "PLACE_ROUND",
     "DirectorError",
     "FinalGame",
     "PlannedGame",
@@ -56,6 +64,9 @@ __all__ = [
     "bus_rule_set",
     "game_id",
     "opening_for",
+    "place_game_id",
+    "place_pair",
+    "place_playoff_game",
     "playoff_game",
     "playoff_kind",
     "playoff_sequence",
@@ -65,6 +76,7 @@ __all__ = [
     "round_layout",
     "scale_control",
     "slot_index",
+    "table_opening_settings",
     "tables_per_match",
 ]
 
@@ -102,6 +114,11 @@ class PlannedGame:
     board: int | None  # the board of a team match (the captains' playoff: 1)
     game_in_match: int
     playoff: bool
+    place: int | None = None  # a place playoff after the last round: the place it decides
+    # the names a record of the game carries (docs/records.md); "" in plans stored before
+    event: str = ""
+    black_team: str = ""  # a team match's teams; a player's club otherwise
+    white_team: str = ""
 
     @property
     def index(self) -> int:
@@ -207,6 +224,23 @@ def _player(comp: Competition, entrant: str, board: int | None) -> tuple[str, st
     return e.name, e.id
 
 
+def _names(comp: Competition, black_entrant: str, white_entrant: str) -> dict[str, Any]:
+    """The names of the game for its record: the event, and each side's team — the team
+    of a team match, a player's club (the unit they play for) in an individual event."""
+
+    def team(entrant: str) -> str:
+        e = comp.entrant(entrant)
+        if e.team is not None:
+            return e.team.name
+        return e.player.club if e.player is not None else ""
+
+    return {
+        "event": comp.settings.name,
+        "black_team": team(black_entrant),
+        "white_team": team(white_entrant),
+    }
+
+
 def bus_rule_set(text: str) -> str:
     """The rule set as an assignment carries it (a keyword): the event's canonical form
     (``no-forbidden:overline=both``) shortened to its name when that means the same."""
@@ -225,11 +259,30 @@ def bus_rule_set(text: str) -> str:
     )
 
 
-def _common(comp: Competition, opening: str | None) -> dict[str, Any]:
+def table_opening_settings(
+    procedure: str, settings: Mapping[str, str | int]
+) -> tuple[tuple[str, str | int], ...]:
+    """The round's opening settings (a drawn or set designated opening, ``wuzi.tournament
+    .draw.opening_settings``) as a table of ``procedure`` takes them: none when the
+    procedure has no designated opening (``free``, ``swap2``, a director's ``--opening``
+    override without one), so a draw never makes an assignment a table would refuse."""
+    if not settings:
+        return ()
+    try:
+        make_procedure(procedure, **dict(settings))
+    except RulesError:
+        return ()
+    return tuple(sorted(settings.items()))
+
+
+def _common(
+    comp: Competition, opening: str | None, settings: Mapping[str, str | int]
+) -> dict[str, Any]:
+    procedure = opening_for(comp, opening)
     return {
         "rule_set": bus_rule_set(comp.settings.rules),
-        "opening": opening_for(comp, opening),
-        "opening_settings": (),
+        "opening": procedure,
+        "opening_settings": table_opening_settings(procedure, settings),
     }
 
 
@@ -241,6 +294,7 @@ def regular_game(
     *,
     time_scale: float = 1.0,
     opening: str | None = None,
+    opening_settings: Mapping[str, str | int] | None = None,
 ) -> PlannedGame:
     """Game ``slot`` (``b1``–``b3`` or ``g1``/``g2``) of ``pairing``."""
     kind = comp.settings.match
@@ -278,7 +332,8 @@ def regular_game(
         board=board,
         game_in_match=game_in_match,
         playoff=False,
-        **_common(comp, opening),
+        **_common(comp, opening, opening_settings or {}),
+        **_names(comp, black_e, white_e),
     )
 
 
@@ -290,6 +345,7 @@ def playoff_game(
     *,
     time_scale: float = 1.0,
     opening: str | None = None,
+    opening_settings: Mapping[str, str | int] | None = None,
 ) -> PlannedGame:
     """Playoff game ``number`` (1-based) of a tied knockout match: the captains' playoff
     of a team match (board 1's players, the event's playoff time control), or the place
@@ -324,8 +380,72 @@ def playoff_game(
         board=board,
         game_in_match=min(99, base + number - 1),
         playoff=True,
-        **_common(comp, opening),
+        **_common(comp, opening, opening_settings or {}),
+        **_names(comp, black_e, white_e),
     )
+
+
+PLACE_ROUND = 0
+"""The round of a place playoff game in the director's records: it follows every round."""
+
+
+def place_game_id(place: int, match: int, number: int) -> str:
+    """``pl<place>-m<match>-p<number>``: the place, the playoff match (numbered over the
+    event's ties, place by place) and the game."""
+    return f"pl{place}-m{match}-p{number}"
+
+
+def place_playoff_game(
+    comp: Competition,
+    place: int,
+    match: int,
+    first: str,
+    second: str,
+    number: int,
+    *,
+    time_scale: float = 1.0,
+    opening: str | None = None,
+) -> PlannedGame:
+    """Game ``number`` (1-based) of the playoff between entrants ``first`` and ``second``,
+    level on prize place ``place`` after the last round (002 六(四)1–2: 涉及录取名次的进行加赛).
+    002 六(四)3: two games, one with each colour — ``first`` (the higher in the standings'
+    order) Black in game 1 — at the event's playoff time control (``--playoff-time-control``,
+    default ``300+3``, the clause's 5 min + 3 s), then single games at 3 min + 2 s, colours
+    alternating, until one is decisive. The round's opening draw does not reach a playoff:
+    the procedure's default selection applies."""
+    if number < 1:
+        raise DirectorError(f"playoff games are numbered from 1, not {number}")
+    first_black = playoff_black(PlayoffKind.PLACE, number - 1) is Side.FIRST
+    black_e, white_e = (first, second) if first_black else (second, first)
+    black, black_player = _player(comp, black_e, None)
+    white, white_player = _player(comp, white_e, None)
+    control = place_playoff_time_control(number - 1, comp.settings.playoff_time_control)
+    return PlannedGame(
+        game_id=place_game_id(place, match, number),
+        round=PLACE_ROUND,
+        match=match,
+        slot=f"p{number}",
+        black=black,
+        white=white,
+        black_entrant=black_e,
+        white_entrant=white_e,
+        black_player=black_player,
+        white_player=white_player,
+        time_control=scale_control(control, time_scale),
+        board=None,
+        game_in_match=min(99, 2 + number),  # odd: the first-named has Black (game 1)
+        playoff=True,
+        place=place,
+        **_common(comp, opening, {}),
+        **_names(comp, black_e, white_e),
+    )
+
+
+def place_pair(plan: PlannedGame) -> tuple[str, str]:
+    """(first, second) of the place playoff a game belongs to (first: Black in game 1)."""
+    if playoff_black(PlayoffKind.PLACE, plan.index - 1) is Side.FIRST:
+        return plan.black_entrant, plan.white_entrant
+    return plan.white_entrant, plan.black_entrant
 
 
 def round_layout(

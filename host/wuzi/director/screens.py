@@ -4,7 +4,9 @@ Built from the competition and the director's games: the round being played with
 pairing's score so far (final results only — a provisional result is not shown to the
 hall until a referee confirms it), the standings with the event's tie-break columns and
 their formulas (a knockout: the places still open to each entrant), and the knockout's
-bracket, every round, every place range.
+bracket, every round, every place range. After the last round of a Swiss or round robin
+the playoffs for tied prize places follow the round's matches (label ``playoff, place
+N``), and the event is ``finished`` only when they are decided.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from wuzi.bus.schemas import (
     StandingLine,
 )
 from wuzi.director.games import Game
+from wuzi.director.schedule import place_pair
 from wuzi.rules.board import Colour
 from wuzi.tournament.errors import TournamentError
 from wuzi.tournament.event import Competition
@@ -106,12 +109,51 @@ def _places(pairing: Pairing) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
 
+def place_playoffs(
+    comp: Competition, games: Iterable[Game], live: Mapping[int, tuple[str | None, str]]
+) -> list[MatchSummary]:
+    """The playoffs for tied prize places (``places``) as matches for the screens: the
+    place, the two players, the playoff's score (final games only), its table, its status
+    and, once decided, its winner."""
+    by_match: dict[int, list[Game]] = {}
+    for game in games:
+        if game.plan.place is not None and game.state != "cancelled":
+            by_match.setdefault(game.plan.match, []).append(game)
+    decided = {frozenset((t.first, t.second)): t.winner() for t in comp.tie_playoffs}
+    out = []
+    for _, own in sorted(by_match.items()):
+        own.sort(key=lambda g: g.seq)
+        first, second = place_pair(own[0].plan)
+        score = {first: 0.0, second: 0.0}
+        for g in own:
+            if g.state == "final" and g.result is not None:
+                score[g.plan.black_entrant] += g.result.fraction(Colour.BLACK)
+                score[g.plan.white_entrant] += g.result.fraction(Colour.WHITE)
+        winner = decided.get(frozenset((first, second)))
+        playing = any(g.state in ("reported", "final") or _live(g, live) for g in own)
+        tables = [g.table for g in own if g.table is not None]
+        out.append(
+            MatchSummary(
+                label=f"playoff, place {own[0].plan.place}",
+                first=_name(comp, first),
+                second=_name(comp, second),
+                first_score=score[first],
+                second_score=score[second],
+                tables=tuple(dict.fromkeys(tables))[-_MAX_TABLES:],
+                status="finished" if winner else "playing" if playing else "scheduled",
+                winner=_name(comp, winner) if winner else None,
+            )
+        )
+    return out
+
+
 def competition_state(
     comp: Competition,
     games: Iterable[Game],
     live: Mapping[int, tuple[str | None, str]],
     now_ms: int,
 ) -> CompetitionState:
+    games = list(games)
     settings = comp.settings
     knockout = settings.format.is_knockout
     by_match: dict[tuple[int, int], list[Game]] = {}
@@ -146,6 +188,8 @@ def competition_state(
                     winner=_name(comp, winner) if winner is not None and decided else None,
                 )
             )
+    playoffs = place_playoffs(comp, games, live) if comp.finished else []
+    matches.extend(playoffs)
     standings: list[StandingLine] = []
     names: tuple[str, ...] = ()
     formulas: tuple[str, ...] = ()
@@ -199,6 +243,6 @@ def competition_state(
         tiebreak_names=names,
         tiebreak_formulas=formulas,
         bracket=tuple(bracket),
-        finished=comp.finished,
+        finished=comp.finished and all(m.status == "finished" for m in playoffs),
         at_ms=now_ms,
     )

@@ -46,7 +46,6 @@ from pathlib import Path
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.gaps import Gap, GapTracker
-from wuzi.bus.identity import client_id
 from wuzi.bus.schemas import (
     ArbiterCommand,
     Cleared,
@@ -158,6 +157,7 @@ class DirectorService:
             games=stored.games,
             seen=stored.seen,
             hosts=stored.hosts,
+            draws=stored.draws,
         )
         if old is not None:
             core.live.update(old.live)
@@ -169,10 +169,16 @@ class DirectorService:
         self._log_audit(change)
 
     def _connect_bus(self) -> None:
+        from wuzi.config.credentials import login
+
         broker = self.venue.broker
-        username, password = self._login()
         venue = self.venue.id
         status_topic = topics.host_status(venue, self.director_id)
+        # Two connections, two accounts (wuzi.<venue>.director.<id> and
+        # wuzi.<venue>.director-live.<id>) with one password: the broker binds each client
+        # id to its account, so neither can push the other off (docs/security.md).
+        persistent = login(self.venue, "director", self.director_id)
+        live = login(self.venue, "director-live", self.director_id)
 
         def status(online: bool) -> RetainedMessage:
             message = HostStatus(self.director_id, online, (), self.boot_id, self.wall_ms())
@@ -180,9 +186,10 @@ class DirectorService:
 
         self.bus = BusClient(
             self.options.broker_url or broker.url,
-            client_id(venue, "director", self.director_id),
-            username=username,
-            password=password,
+            persistent.client_id,
+            username=persistent.username,
+            password=persistent.password,
+            login_source=persistent.source,
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,
             will=status(False),
             birth=status(True),
@@ -196,9 +203,10 @@ class DirectorService:
         # an outage for the persistent session would only crowd out the events.
         self.live_bus = BusClient(
             self.options.broker_url or broker.url,
-            client_id(venue, "director-live", self.director_id),
-            username=username,
-            password=password,
+            live.client_id,
+            username=live.username,
+            password=live.password,
+            login_source=live.source,
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,
             on_rejected=self._rejected,
         )
@@ -207,30 +215,43 @@ class DirectorService:
         self.bus.connect()
         self.live_bus.connect()
 
-    def _login(self) -> tuple[str | None, str | None]:
-        """The director's own broker user (``wuzi.config.credentials``, when this wuzi has
-        it), else the venue's shared ``[broker]`` login."""
-        try:
-            from wuzi.config.credentials import broker_login
-        except ImportError:  # pragma: no cover - older config package
-            broker = self.venue.broker
-            password = broker.password
-            if password is None and broker.password_file:
-                path = Path(self._path(broker.password_file))
-                password = path.read_text(encoding="utf-8").strip()
-            return broker.username, password
-        return broker_login(self.venue, "director")
-
     def _path(self, name: str) -> str:
         base = self.options.base_dir
         return str(base / name) if base is not None and not Path(name).is_absolute() else name
 
     def run(self, stop: Callable[[], bool] | None = None) -> None:
         """Wait while the bus's thread does the work, until ``request_stop`` (or ``stop``);
-        meanwhile log the event gaps no retained state has filled."""
+        meanwhile log the event gaps no retained state has filled, and look for the
+        organisers' changes every second."""
+        polls = 0
         while not self._stop.is_set() and (stop is None or not stop()):
             self._stop.wait(0.2)
             self.report_lost_gaps()
+            polls += 1
+            if polls % 5 == 0:
+                self.check_competition()
+
+    def check_competition(self) -> bool:
+        """Reload when the organisers wrote to the competition (a draw of lots, a result,
+        a pairing by hand) while nothing arrived from the venue: a drawn opening reaches
+        the tables' waiting assignments within a second. True when it reloaded."""
+        with self._changed:
+            try:
+                if self.core is None or self.store.log_seq() == self._log_seq:
+                    return False
+            except (OSError, ValueError, sqlite3.Error) as exc:
+                log.warning("cannot read the competition's log: %s", exc)
+                return False
+            try:
+                commands = self.store.commands_since(self._log_seq)
+                self._resume(self.store.open(), external=commands)
+            except (OSError, ValueError, sqlite3.Error, StaleCompetition) as exc:
+                log.error("cannot take in the organisers' change (tried again): %s", exc)
+                return False
+            self._publish_everything()
+            self.changes += 1
+            self._changed.notify_all()
+            return True
 
     def open_gaps(self) -> list[Gap]:
         """Public events of a game the director has not received and no retained state has

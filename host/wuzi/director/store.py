@@ -11,6 +11,8 @@ the director runs it from the same file. Beside the tournament tables the direct
 * ``director_seen`` — every event and command id acted on, so a repeat changes nothing,
   also after a restart;
 * ``director_host`` — the last status seen of each host (so a restart logs only changes);
+  the draws of lots are the tournament's (``wuzi.tournament.draw_store``), read with the
+  competition;
 * ``director_meta`` — the director schema's version.
 
 Every change of one input is written in one ``BEGIN IMMEDIATE`` transaction (SQLite's
@@ -33,6 +35,8 @@ from typing import Any
 
 from wuzi.director.games import GAME_STATES, AuditEntry, Game, HostSeen
 from wuzi.director.schedule import DirectorError, PlannedGame
+from wuzi.tournament.draw import DrawRecord
+from wuzi.tournament.draw_store import read_draws
 from wuzi.tournament.errors import StoreError
 from wuzi.tournament.event import Competition
 from wuzi.tournament.results import GameResult
@@ -115,6 +119,7 @@ class Stored:
     seen: frozenset[str]
     hosts: dict[str, HostSeen]
     log_seq: int  # the tournament log's last seq: who else wrote since?
+    draws: tuple[DrawRecord, ...] = ()  # the draws of lots (``wuzi tournament draw``)
 
 
 @dataclass(frozen=True)
@@ -168,7 +173,8 @@ class DirectorStore(TournamentStore):
                     "SELECT host, online, boot_id, at_ms FROM director_host"
                 )
             }
-            return Stored(comp, games, seen, hosts, self._log_seq(conn))
+            draws = tuple(read_draws(conn))
+            return Stored(comp, games, seen, hosts, self._log_seq(conn), draws)
 
     def _ensure_schema(self, conn: sqlite3.Connection) -> None:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -267,6 +273,36 @@ class DirectorStore(TournamentStore):
 
     def event_name(self) -> str:
         return self.load().settings.name
+
+    def log_seq(self) -> int:
+        """The tournament log's last seq (has anyone written since the director read?):
+        one read, no write lock, so polling it never holds up the organisers' commands."""
+        conn = self._connect(False)
+        try:
+            return self._log_seq(conn)
+        finally:
+            conn.close()
+
+    def commands_since(self, seq: int) -> list[str]:
+        """The tournament log's commands after ``seq`` (what the organisers did)."""
+        with self._transaction() as conn:
+            return [
+                r[0]
+                for r in conn.execute("SELECT command FROM log WHERE seq > ? ORDER BY seq", (seq,))
+            ]
+
+    def unaudited_draws(self) -> list[DrawRecord]:
+        """Draws the director has not put in its audit yet (it was not running since):
+        ``wuzi director audit`` shows them too, so the printout misses no draw."""
+        with self._transaction() as conn:
+            self._check_schema(conn)
+            tables = {
+                r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            seen: set[str] = set()
+            if "director_seen" in tables:
+                seen = {r[0] for r in conn.execute("SELECT id FROM director_seen")}
+            return [d for d in read_draws(conn) if f"draw:{d.seq}" not in seen]
 
     # -- writing ------------------------------------------------------------------------
 

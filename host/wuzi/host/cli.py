@@ -21,7 +21,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from wuzi.host.service import HostService
 
-__all__ = ["build_service", "register"]
+__all__ = ["MAX_COMMAND_AGE_S", "build_service", "register"]
+
+MAX_COMMAND_AGE_S = 86400
+"""The longest ``--command-max-age``: a referee's command a day old is no command to
+replay; a larger value (or ``inf``) would only disable the check."""
 
 
 def register(subparsers: Any) -> None:
@@ -139,8 +143,11 @@ def build_service(args: argparse.Namespace) -> HostService | str:
     control: Path | None = Path(args.control_socket or state / f"{host_id}.sock")
     if args.control_socket == "none":
         control = None
-    if args.command_max_age <= 0:
-        return f"--command-max-age must be positive, not {args.command_max_age}"
+    if not 0 < args.command_max_age <= MAX_COMMAND_AGE_S:  # also refuses nan
+        return (
+            f"--command-max-age must be more than 0 and at most {MAX_COMMAND_AGE_S} s (24 h), "
+            f"not {args.command_max_age}"
+        )
     options = ServiceOptions(
         host_id=host_id,
         journal_path=Path(args.journal) if args.journal else state / f"{host_id}.journal",

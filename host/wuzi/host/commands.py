@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from wuzi.base.json_values import describe
-from wuzi.bus.schemas import ARBITER_ACTIONS, MAX_TEXT, MAX_TIME_MS, ArbiterCommand
+from wuzi.bus.schemas import ARBITER_ACTIONS, MAX_TEXT, ArbiterCommand
+from wuzi.clock.control import MAX_COUNT, MAX_PERIOD_S
 from wuzi.rules.board import POINTS, Colour, Point, parse_point
 from wuzi.rules.errors import RulesError
 from wuzi.rules.game import Game
@@ -43,7 +44,10 @@ SEAT_NAMES = ("first", "second", "black", "white")
 RESULT_REASONS = ("resignation", "agreement", "forfeit", "flag", "infraction", "other")
 """The reasons the arbiter view offers for set-result; any other non-blank text is kept too."""
 
-MAX_MOVES = 1000
+MAX_MOVES = MAX_COUNT
+MAX_ADJUST_MS = MAX_PERIOD_S * 1000
+"""The most time one adjust-time gives or takes: 24 h, the longest period a time control may
+have (docs/clock.md "Limits"); the clock refuses more too."""
 MAX_DECLARED = 99
 MAX_KEYWORD = 64
 
@@ -82,7 +86,7 @@ ACTION_ARGS: Mapping[str, Mapping[str, ArgSpec]] = {
     "resume": {"penalty": _PENALTY},
     "adjust-time": {
         "seat": _SEAT,
-        "delta_ms": ArgSpec("int", low=-MAX_TIME_MS, high=MAX_TIME_MS),
+        "delta_ms": ArgSpec("int", low=-MAX_ADJUST_MS, high=MAX_ADJUST_MS),
         "reason": _REASON_OPT,
     },
     "adjust-moves": {

@@ -89,7 +89,7 @@ class PublishError(ValueError):
 class Audience(enum.Enum):
     """Where an output goes."""
 
-    TABLE = "table"  # table/<n>/events (and, delayed, public/table/<n>/events)
+    TABLE = "table"  # table/<n>/events (`wuzi broadcast` republishes them, delayed, on public/)
     REFEREE = "referee"  # arbiter/table/<n>/alerts only
 
 
@@ -108,8 +108,8 @@ def route(kind: str) -> Audience:
 
 
 def event_topic(venue: str, table: int, kind: str) -> str:
-    """The topic an event of ``kind`` is published on (live; the delayed hall feed
-    republishes the table's events under ``public/``)."""
+    """The topic an event of ``kind`` is published on: live, never ``public/`` — only
+    `wuzi broadcast` writes the delayed hall feed (docs/broadcast.md)."""
     if route(kind) is Audience.REFEREE:
         return topics.arbiter_alerts(venue, table)
     return topics.table_events(venue, table)

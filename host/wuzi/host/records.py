@@ -10,6 +10,7 @@ renamed so a reader never sees half a record.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 from pathlib import Path
@@ -19,7 +20,7 @@ from wuzi.rules.record import GameRecord, Player
 from wuzi.rules.record_json import record_to_json
 from wuzi.table.session import TableSession
 
-__all__ = ["game_record", "record_path", "write_record"]
+__all__ = ["game_record", "record_path", "round_text", "start_time", "write_record"]
 
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 
@@ -29,23 +30,60 @@ def record_path(folder: Path, game_id: str) -> Path:
     return folder / f"{_SAFE.sub('_', game_id)}.json"
 
 
+def start_time(wall_ms: int | None, tz: datetime.tzinfo | None = None) -> str:
+    """ISO 8601 of a wall-clock instant, to the second, with its offset from UTC: the
+    host's local time (``tz`` None), as the score sheet and the venue's clocks show it;
+    "" when not known (a game an older host began)."""
+    if wall_ms is None:
+        return ""
+    moment = datetime.datetime.fromtimestamp(wall_ms / 1000, tz=datetime.UTC)
+    return moment.astimezone(tz).isoformat(timespec="seconds")
+
+
+def round_text(assignment: Assignment) -> str:
+    """The record's round: ``3``; a place playoff after the last round (round 0) is
+    ``playoff for place 5`` (``playoff`` when the place is not known)."""
+    if assignment.round is None:
+        return ""
+    if assignment.round == 0:
+        place = assignment.place
+        return "playoff" if place is None else f"playoff for place {place}"
+    return str(assignment.round)
+
+
 def game_record(
-    session: TableSession, *, table: int, event: str, assignment: Assignment | None
+    session: TableSession,
+    *,
+    table: int,
+    event: str,
+    assignment: Assignment | None,
+    started_wall_ms: int | None = None,
 ) -> GameRecord:
-    """The record of the session's current game, with the director's context if any."""
+    """The record of the session's current game, named as the director named it: the
+    event (the assignment's, else the venue's ``event``), round, match, board, both
+    players with their teams and ids, the game in the match, the start time (the wall
+    clock when the game began, ``started_wall_ms``), and the game id as a tag."""
     setup = session.setup
     fields: dict[str, object] = {
         "event": event,
         "table": table,
         "time_control": setup.time_control,
+        "start_time": start_time(started_wall_ms),
     }
     if assignment is not None:
-        fields["first"] = Player(name=assignment.black)  # the first seat holds Black at the start
-        fields["second"] = Player(name=assignment.white)
-        fields["game_number"] = assignment.game_in_match
-        fields["tags"] = {"game_id": assignment.game_id}
-        if assignment.board is not None:
-            fields["tags"] = {"game_id": assignment.game_id, "board": str(assignment.board)}
+        a = assignment
+        # the first seat holds Black at the start: the assignment's Black
+        fields["first"] = Player(name=a.black, id=a.black_id, team=a.black_team)
+        fields["second"] = Player(name=a.white, id=a.white_id, team=a.white_team)
+        fields["event"] = a.event or event
+        fields["round"] = round_text(a)
+        fields["match"] = a.match
+        fields["board"] = a.board
+        fields["game_number"] = a.game_in_match
+        tags = {"game_id": a.game_id}
+        if a.playoff:
+            tags["playoff"] = "yes"
+        fields["tags"] = tags
     return session.game.record(**fields)
 
 

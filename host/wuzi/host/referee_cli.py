@@ -14,8 +14,10 @@ mistyped one fails here and not at the host) and then:
   the host's reply is printed; exit 0 if the host accepted it, else 1. This works with
   the network down, at the Pi.
 * ``--broker``: published on the venue's ``arbiter/commands`` topic (QoS 1), logging in
-  to the broker as the referee (user ``NAME``, the password or the token as the broker
-  password); exit 0 once the broker acknowledged it, 1 if it cannot be reached (or
+  to the broker with the referee's sending account (user and client id
+  ``wuzi.<venue>.referee-send.NAME``, the password or the token as the broker password;
+  the arbiter view has ``wuzi.<venue>.referee.NAME``, so the two never push each other
+  off); exit 0 once the broker acknowledged it, 1 if it cannot be reached (or
   refuses the login) within ``--timeout``. Each host verifies and obeys it by itself.
 
 Values: an integer (``delta_ms=-30000``) becomes a JSON integer, ``null`` null, anything
@@ -34,7 +36,7 @@ from typing import Any
 
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
-from wuzi.bus.identity import throwaway_client_id
+from wuzi.bus.identity import client_id
 from wuzi.bus.schemas import ArbiterCommand, encode
 from wuzi.bus.url import BusConfigError
 from wuzi.config.venue import ConfigError, VenueConfig, load_venue
@@ -54,18 +56,29 @@ PROG = "wuzi referee send"
 
 
 def _publish(
-    venue: VenueConfig, cmd: ArbiterCommand, username: str, password: str, timeout_s: float
+    venue: VenueConfig,
+    cmd: ArbiterCommand,
+    password: str,
+    source: str,
+    timeout_s: float,
 ) -> str:
+    """Publish ``cmd`` logged in as the referee's sending account,
+    ``wuzi.<venue>.referee-send.<name>`` (also its client id): an account of its own, so
+    that sending never pushes the referee's arbiter view (``wuzi.<venue>.referee.<name>``)
+    off the broker; two sends of one referee at once take turns (docs/security.md)."""
     topic = topics.arbiter_commands(venue.id)
     acknowledged = threading.Event()
     try:
+        account = client_id(venue.id, "referee-send", cmd.referee)
         client = BusClient(
             venue.broker.url,
-            throwaway_client_id(venue.id, "referee"),  # never a real process's session
-            username=username,
+            account,
+            username=account,
             password=password,
+            login_source=source,
             ca_file=venue.broker.ca_file,
             on_sent=lambda _key: acknowledged.set(),
+            refused_max_s=timeout_s,  # a one-shot command: retry within its timeout
         )
     except (BusConfigError, ValueError) as exc:
         raise SendError(f"broker: {exc}") from None
@@ -76,7 +89,7 @@ def _publish(
         if not client.wait_connected(timeout_s):
             raise SendError(
                 f"cannot reach the broker at {where} within {timeout_s:g} s"
-                f" (down, unreachable, or it refused the login of {username!r})"
+                f" (down, unreachable, or it refused the login of {account!r})"
             )
         client.publish(topic, cmd, key=cmd.command_id)
         if not acknowledged.wait(max(0.0, deadline - time.monotonic())):
@@ -122,7 +135,12 @@ def _send(args: argparse.Namespace) -> int:
             raise SendError(f"the host refused {cmd.command_id}: {reply['message']}")
         print(reply["message"] or f"ok {cmd.command_id}")
         return 0
-    topic = _publish(venue, cmd, referee.name, secret, args.timeout)
+    source = (
+        f"--token-file {args.token_file}"
+        if args.token_file is not None
+        else f"--password-file {args.password_file}"
+    )
+    topic = _publish(venue, cmd, secret, source, args.timeout)
     print(f"published {cmd.command_id} on {topic}")
     return 0
 

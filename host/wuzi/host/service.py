@@ -41,12 +41,11 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, verify
 from wuzi.bus.client import BusClient, RetainedMessage
-from wuzi.bus.identity import client_id
 from wuzi.bus.schemas import (
     DIRECTOR_ACTIONS,
     ArbiterCommand,
@@ -60,15 +59,16 @@ from wuzi.bus.schemas import (
 from wuzi.config import TableConfig, VenueConfig
 from wuzi.config.credentials import referee_keys
 from wuzi.host import publish, records
+from wuzi.host import snapshot as snapshots
 from wuzi.host.board_recovery import RecoveringBoardLink
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
 from wuzi.host.displays import faces, leds
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why
+from wuzi.host.snapshot import SNAPSHOT_EVERY
 from wuzi.host.systemd import Notifier
 from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table_id
 from wuzi.host.timebase import HostTime
-from wuzi.io.gpio_clock import GpioClock
 from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
 from wuzi.journal import Journal, JournalEntry
 from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
@@ -84,6 +84,10 @@ from wuzi.table.inputs import (
     Tick,
 )
 from wuzi.table.referee import HOST_REFEREE
+
+if TYPE_CHECKING:
+    # gpiozero (and colorzero) take ~25 ms to import: only a table with a GPIO clock pays
+    from wuzi.io.gpio_clock import GpioClock
 
 __all__ = ["HostService", "ServiceOptions"]
 
@@ -149,6 +153,7 @@ class _Table:
     display_due_ns: int | None = 0
     first_button: int = 0
     seq: int = 0  # the journal seq of the table's last event
+    snapshot_seq: int = 0  # the seq its journaled snapshot was taken at (0: none)
     record_saved: str | None = None  # the game id whose finished record is on disk
     refused_assignment: Assignment | Cleared | None = None  # told once, not at each delivery
     # the devices that could not be built (device -> why), retried at ``retry_at_ns``
@@ -258,8 +263,9 @@ class HostService:
         os.set_blocking(self._inbox.wake_r, False)
         os.set_blocking(self._inbox.wake_w, False)
         self.loop.watch(self._inbox.wake_r, self._drain_wake)
-        for config in self.host_config.tables:
-            self._recover_table(config)
+        # every table's restart (or first game) in one journal transaction: one fsync
+        # for the host, not one per table (each was a few ms of a start's time)
+        self._commit_many([self._recover_table(config) for config in self.host_config.tables])
         self._connect_bus()
         for table in self.tables.values():
             self._open_devices(table)
@@ -283,24 +289,73 @@ class HostService:
                 last = upper if last is None else max(last, upper)
         return last
 
-    def _recover_table(self, config: TableConfig) -> None:
+    def _recover_table(self, config: TableConfig) -> tuple[_Table, list[Record]]:
+        """The table as its journal left it, and the records its start adds (the
+        restart of a game in progress, or a standalone table's first game): the caller
+        commits them."""
         assert self.journal is not None
         tid = table_id(config.number)
         start = self.journal.last_seq_of_kind(tid, GAME_START_KIND)
-        entries = self.journal.entries(tid, since_seq=start - 1) if start else iter(())
-        runtime = TableRuntime.recover(config.number, self.venue.id, entries)
+        runtime, snapshot_seq = self._recover_runtime(config.number, start)
         table = _Table(runtime=runtime, config=config, mapper=ButtonMapper(0))
         table.seq = self.journal.last_seq(tid)
+        table.snapshot_seq = snapshot_seq
         self._set_first_button(table)
         self.tables[config.number] = table
         now, wall = self.time.now_ns(), self.wall_ms()
         if runtime.session is not None:
             self.recovered_tables += 1
             if not runtime.session.game.is_over:
-                self._commit(table, runtime.restarted(now, wall))
+                return table, runtime.restarted(now, wall)
             self._save_record(table)
         elif self.options.standalone and start == 0:
-            self._commit(table, runtime.begin(now, wall, self._default_setup()))
+            return table, runtime.begin(now, wall, self._default_setup())
+        return table, []
+
+    def _recover_runtime(self, number: int, start: int) -> tuple[TableRuntime, int]:
+        """The table's runtime from its current game's events (``start``: the seq of its
+        ``host.game`` record, 0 for none), and the seq of the snapshot it began from (0:
+        none). A usable snapshot of the current game spares the replay of the events it
+        covers; one written by other code, unreadable, or whose tail does not apply is
+        set aside and every event replayed (``wuzi.host.snapshot``)."""
+        assert self.journal is not None
+        tid = table_id(number)
+        if not start:
+            return TableRuntime.recover(number, self.venue.id, iter(())), 0
+        kept = self.journal.snapshot(tid)
+        if kept is not None and kept.seq >= start and kept.format == snapshots.format_id():
+            base = snapshots.load(kept.data, number, self.venue.id)
+            if base is not None:
+                tail = self.journal.entries(tid, since_seq=kept.seq)
+                try:
+                    return TableRuntime.recover(number, self.venue.id, tail, base), kept.seq
+                except TableError as exc:
+                    log.warning("table %d: snapshot set aside (%s); replaying", number, exc)
+        entries = self.journal.entries(tid, since_seq=start - 1)
+        return TableRuntime.recover(number, self.venue.id, entries), 0
+
+    def _snapshot(self, table: _Table) -> None:
+        """Keep the table's state in the journal as of its last event (no fsync: a cache).
+        A failure is logged and costs nothing but a longer replay after a restart."""
+        assert self.journal is not None
+        runtime = table.runtime
+        if runtime.session is None or table.seq <= table.snapshot_seq:
+            return
+        try:
+            data = snapshots.dump(runtime)
+            self.journal.save_snapshot(runtime.id, table.seq, snapshots.format_id(), data)
+        except Exception as exc:  # never the table's fault: the events are the truth
+            log.warning("table %d: no snapshot (%s)", runtime.number, exc)
+            return
+        table.snapshot_seq = table.seq
+
+    def _snapshot_stalest(self) -> None:
+        """Renew the snapshot of the one table furthest behind its events, if at least
+        ``SNAPSHOT_EVERY`` behind: one table a heartbeat (a few ms), so the loop never
+        stalls on all of them at once while presses wait."""
+        behind = [t for t in self.tables.values() if t.seq - t.snapshot_seq >= SNAPSHOT_EVERY]
+        if behind:
+            self._snapshot(max(behind, key=lambda t: t.seq - t.snapshot_seq))
 
     def _default_setup(self) -> TableSetup:
         d = self.venue.defaults
@@ -322,13 +377,13 @@ class HostService:
             table.mapper = ButtonMapper(first)
 
     def _connect_bus(self) -> None:
-        from wuzi.config.credentials import broker_login
+        from wuzi.config.credentials import login
 
         broker = self.venue.broker
         venue, host = self.venue.id, self.options.host_id
-        # the host's own broker user (the generated ACL lets it publish only its own
-        # tables' topics); the shared [broker] login when the venue file names none
-        username, password = broker_login(self.venue, "host", host)
+        # the host's own account, wuzi.<venue>.host.<id>: the generated ACL lets it publish
+        # only its own tables' topics, and the broker binds the client id to it
+        account = login(self.venue, "host", host)
         status_topic = topics.host_status(venue, host)
         tables = tuple(sorted(self.tables))
 
@@ -341,9 +396,10 @@ class HostService:
 
         self.bus = BusClient(
             self.options.broker_url or broker.url,
-            client_id(venue, "host", host),  # unique across venues sharing a broker
-            username=username,
-            password=password,
+            account.client_id,  # wuzi.<venue>.host.<id>: unique across venues
+            username=account.username,
+            password=account.password,
+            login_source=account.source,
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,
             will=status(False),
             birth=status(True),
@@ -428,6 +484,8 @@ class HostService:
         table.clock = clock
 
     def _open_gpio(self, table: _Table) -> None:
+        from wuzi.io.gpio_clock import GpioClock
+
         pins = table.config.clock_gpio
         assert pins is not None
         number = table.config.number
@@ -557,6 +615,8 @@ class HostService:
             self.loop.close()
             self.loop = None
         if self.journal is not None:
+            for table in self.tables.values():  # the next start replays nothing
+                self._snapshot(table)
             self.journal.close()
             self.journal = None
         for fd in (self._inbox.wake_r, self._inbox.wake_w):
@@ -630,6 +690,7 @@ class HostService:
     def _heartbeat(self, now: int) -> None:
         assert self.journal is not None
         self.journal.note_alive(now)
+        self._snapshot_stalest()
         self.notifier.watchdog()
         self._next_heartbeat_ns = now + HEARTBEAT_NS
 
@@ -973,13 +1034,29 @@ class HostService:
 
     def _commit(self, table: _Table, records: Iterable[Record]) -> None:
         """Journal the records (durable on return), then publish what may leave the host."""
+        self._commit_many([(table, records)])
+
+    def _commit_many(self, batches: Iterable[tuple[_Table, Iterable[Record]]]) -> None:
+        """Journal several tables' records in one transaction (durable on return: one
+        fsync), then, table by table, publish what may leave the host."""
         assert self.journal is not None
-        batch = list(records)
-        if not batch:
+        work = [(table, batch) for table, batch in ((t, list(r)) for t, r in batches) if batch]
+        if not work:
             return
-        runtime = table.runtime
-        rows = [(runtime.id, r.kind, r.payload, r.t_ms, r.publish) for r in batch]
+        rows = [
+            (table.runtime.id, r.kind, r.payload, r.t_ms, r.publish)
+            for table, batch in work
+            for r in batch
+        ]
         entries = self.journal.append_many(rows)
+        at = 0
+        for table, batch in work:
+            self._committed(table, batch, entries[at : at + len(batch)])
+            at += len(batch)
+
+    def _committed(self, table: _Table, batch: list[Record], entries: list[JournalEntry]) -> None:
+        """What follows a table's records once they are durable: its outbox, its state."""
+        runtime = table.runtime
         table.seq = entries[-1].seq
         public = False
         for record, entry in zip(batch, entries, strict=True):
@@ -1000,7 +1077,11 @@ class HostService:
         if table.record_saved == game_id:
             return
         record = records.game_record(
-            session, table=runtime.number, event=self.venue.name, assignment=runtime.assignment
+            session,
+            table=runtime.number,
+            event=self.venue.name,
+            assignment=runtime.assignment,
+            started_wall_ms=runtime.started_wall_ms,
         )
         try:
             records.write_record(folder, game_id, record)

@@ -50,7 +50,8 @@ ASSIGNMENT_KIND = "host.assignment"
 COMMAND_KIND = "host.command"
 GAME_START_KIND = "host.game"
 """The first record of every game: the assignment it came from (or the config's
-defaults), so recovery finds where the current game starts with one indexed query."""
+defaults) and the wall clock it began at (``wall_ms``: the record's start time), so
+recovery finds where the current game starts with one indexed query."""
 
 STANDALONE_GAME = "standalone"
 MAX_OPEN_ALERTS = 50
@@ -85,6 +86,7 @@ class TableRuntime:
     commands_seen: set[str] = field(default_factory=set)
     public_seq: int = 0  # public events of this game, numbered without gaps
     open_alerts: list[tuple[str, RefereeAlert]] = field(default_factory=list)
+    started_wall_ms: int | None = None  # the wall clock when the game began (its record's)
 
     @property
     def id(self) -> str:
@@ -128,13 +130,14 @@ class TableRuntime:
             chosen.game_id if chosen is not None else f"{STANDALONE_GAME}-t{self.number}-{now_ns}"
         )
         t_ms = now_ns // 1_000_000
-        header: dict[str, Any] = {"game_id": game_id, "assignment": None}
+        header: dict[str, Any] = {"game_id": game_id, "assignment": None, "wall_ms": wall_ms}
         if chosen is not None:
             header["assignment"] = json.loads(encode(chosen))
         records = [Record(GAME_START_KIND, header, False, t_ms)]
         kind, payload = encode_input(session.inputs[0])
         records.append(Record(kind, payload, False, t_ms))
         self.session, self.assignment, self.game_id = session, chosen, game_id
+        self.started_wall_ms = wall_ms
         self.waiting = None
         self.commands_seen = set()
         self.public_seq = 0
@@ -246,16 +249,33 @@ class TableRuntime:
     # --- recovery -----------------------------------------------------------------------
 
     @classmethod
-    def recover(cls, number: int, venue: str, entries: Iterable[JournalEntry]) -> TableRuntime:
+    def recover(
+        cls,
+        number: int,
+        venue: str,
+        entries: Iterable[JournalEntry],
+        base: TableRuntime | None = None,
+    ) -> TableRuntime:
         """The runtime the journal entries of the current game (from its ``host.game``
-        record on) describe. Raises TableError naming the entry that cannot be replayed."""
-        runtime = cls(number=number, venue=venue)
+        record on) describe. Raises TableError naming the entry that cannot be replayed.
+
+        ``base``: the runtime a snapshot holds (``wuzi.host.snapshot``); ``entries`` are
+        then those after the snapshot's, and only their inputs are applied to its session
+        (a ``host.game`` among them starts afresh, as always)."""
+        runtime = base if base is not None else cls(number=number, venue=venue)
+        resumed = base is not None and base.session is not None
         inputs: list[TableInput] = []
         for entry in entries:
             if entry.kind == GAME_START_KIND:
                 inputs = []
+                resumed = False
+                runtime.session = None
                 runtime.game_id = str(entry.payload.get("game_id", ""))
                 runtime.assignment = _assignment(venue, number, entry.payload.get("assignment"))
+                wall_ms = entry.payload.get("wall_ms")  # absent in an older host's journal
+                runtime.started_wall_ms = (
+                    wall_ms if isinstance(wall_ms, int) and not isinstance(wall_ms, bool) else None
+                )
                 runtime.commands_seen = set()
                 runtime.public_seq = 0
                 runtime.open_alerts = []
@@ -271,7 +291,16 @@ class TableRuntime:
                     inputs.append(decode_input(entry.kind, entry.payload))
                 except TableError as exc:
                     raise TableError(f"journal entry {entry.id}: {exc}") from None
-        if inputs:
+        if resumed and inputs:
+            session = runtime._session()
+            for index, event in enumerate(inputs):
+                try:
+                    session.handle(event)
+                except TableError as exc:
+                    raise TableError(f"input {index} after the snapshot: {exc}") from None
+            session.take_outputs()
+            runtime.last_ns = inputs[-1].now_ns
+        elif inputs:
             if not isinstance(inputs[0], SessionStarted):
                 raise TableError(f"table {number}: the journaled game does not start a session")
             runtime.session = TableSession.replay(inputs)

@@ -368,7 +368,11 @@ class SerialDriver(Generic[Ev]):
         self._lost(now_ms, f"stalled: {self.path} stopped reading ({detail})")
 
     def read(self, now_ms: int) -> bytes:
-        """The bytes waiting on the port (b"" if none, or if the port just died)."""
+        """The bytes waiting on the port (b"" if none, or if the port just died).
+
+        Read through pyserial, not ``os.read`` on its descriptor: a pty the loop saw
+        readable can give no bytes (the simulators' ptys do, between two writes), and
+        only pyserial's own read tells that from a device gone."""
         if self.port is None:
             return b""
         try:

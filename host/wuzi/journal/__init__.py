@@ -9,6 +9,7 @@ from wuzi.journal.journal import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Journal,
+    Snapshot,
     measure_append_us,
     replay,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "JournalError",
     "JournalFileError",
     "JournalInputError",
+    "Snapshot",
     "event_id",
     "measure_append_us",
     "replay",

@@ -14,6 +14,11 @@ as a Wuzi journal so a foreign database is refused, not written to):
 * ``events(pos, table_id, seq, id, kind, t_ms, payload)``: ``pos`` is the host-wide append
   order, ``(table_id, seq)`` is unique and gap-free from 1 for each table.
 * ``outbox(pos)``: events not yet acknowledged by the broker, drained in ``pos`` order.
+* ``snapshots(table_id, seq, format, data)``: at most one per table, the state the table's
+  events up to ``seq`` rebuild, so recovery replays only the events after it
+  (docs/performance.md). A cache, never the truth: the caller names its format and
+  ignores a snapshot it cannot use, and the events are never removed. The table is added
+  to an existing version-1 file when it is opened (older code ignores it).
 
 Every ``append`` is its own transaction and has been committed (fsync'd) before it returns,
 so the caller may then act outside the host (publish, show on a display).
@@ -26,6 +31,7 @@ import sqlite3
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
@@ -54,6 +60,14 @@ SQLITE_HEADER: Final = b"SQLite format 3\x00"
 PAGE_SIZE: Final = 256
 """Rows fetched per query while iterating, so no read holds a snapshot for long."""
 
+_SNAPSHOTS: Final = (
+    "CREATE TABLE IF NOT EXISTS snapshots ("
+    " table_id TEXT PRIMARY KEY,"
+    " seq INTEGER NOT NULL CHECK (seq >= 1),"
+    " format TEXT NOT NULL,"
+    " data BLOB NOT NULL)"
+)
+
 _SCHEMA: Final = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE events ("
@@ -66,6 +80,7 @@ _SCHEMA: Final = (
     " payload TEXT NOT NULL,"
     " UNIQUE (table_id, seq))",
     "CREATE TABLE outbox (pos INTEGER PRIMARY KEY REFERENCES events (pos))",
+    _SNAPSHOTS,
 )
 
 _COLUMNS: Final = "id, table_id, seq, kind, t_ms, payload"
@@ -74,6 +89,16 @@ S = TypeVar("S")
 
 NewEvent = tuple[str, str, dict[str, Any], int] | tuple[str, str, dict[str, Any], int, bool]
 """What :meth:`Journal.append_many` takes: ``(table, kind, payload, t_ms[, publish])``."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A table's state as its events up to ``seq`` left it, in the caller's ``format``."""
+
+    table: str
+    seq: int
+    format: str
+    data: bytes
 
 
 class Journal:
@@ -270,6 +295,51 @@ class Journal:
         )
         return int(row[0]) if row[0] is not None else 0
 
+    # -- snapshots -----------------------------------------------------------------------
+
+    def save_snapshot(self, table: str, seq: int, format_id: str, data: bytes) -> None:
+        """Keep ``data`` as the state of ``table`` after its event ``seq`` (replacing the
+        table's previous snapshot).
+
+        Committed without its own fsync (``synchronous = NORMAL`` for this transaction):
+        a snapshot is a cache the events can rebuild, so it need not cost the loop a disk
+        flush; WAL keeps the file consistent, and the next durable append flushes it too.
+        Raises :class:`JournalInputError` for a ``seq`` the table has not reached.
+        """
+        check_name("table id", table)
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+            raise JournalInputError(f"seq must be a positive integer, not {seq!r}")
+        if not isinstance(format_id, str) or not format_id:
+            raise JournalInputError(f"format_id must be a non-empty string, not {format_id!r}")
+        if not isinstance(data, bytes):
+            raise JournalInputError(f"data must be bytes, not {type(data).__name__}")
+        db = self._conn()
+        last = self._last_seq(db, table)
+        if seq > last:
+            raise JournalInputError(f"table {table} has {last} events, no event {seq}")
+        db.execute("PRAGMA synchronous = NORMAL")
+        try:
+            db.execute(
+                "INSERT INTO snapshots (table_id, seq, format, data) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (table_id) DO UPDATE"
+                " SET seq = excluded.seq, format = excluded.format, data = excluded.data",
+                (table, seq, format_id, data),
+            )
+        finally:
+            db.execute("PRAGMA synchronous = FULL")
+
+    def snapshot(self, table: str) -> Snapshot | None:
+        """The table's snapshot, or None if it has none."""
+        check_name("table id", table)
+        row = (
+            self._conn()
+            .execute("SELECT seq, format, data FROM snapshots WHERE table_id = ?", (table,))
+            .fetchone()
+        )
+        if row is None:
+            return None
+        return Snapshot(table, int(row[0]), str(row[1]), bytes(row[2]))
+
     # -- liveness --------------------------------------------------------------------------
 
     def note_alive(self, host_ns: int) -> None:
@@ -413,6 +483,8 @@ def _prepare(db: sqlite3.Connection, file: Path, host_id: str) -> None:
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
             raise JournalFileError(f"{file}: the journal is damaged ({check})")
+        if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'snapshots'").fetchone() is None:
+            db.execute(_SNAPSHOTS)  # a file written before snapshots: add the table
         row = db.execute("SELECT value FROM meta WHERE key = 'host_id'").fetchone()
         if row is None:
             raise JournalFileError(f"{file}: the journal has no host id")

@@ -586,6 +586,9 @@ class EventSession:
         self._events.append(Connected(info, rebooted, new_boot, at, at - tick))
         self._note_latest(info.evno, now_ms)
         self._heard(at)
+        # the question is answered: one whose answer fell short of a quiet window's end
+        # (stamped a little before it) may be asked again at once, not ASK_RETRY_MS later
+        self._asked_ms = None
 
     def _info_text(self, body: bytes, at: int, size: int, what: str) -> str | None:
         """An INFO text field, or None (the frame counted as malformed, with its reason)

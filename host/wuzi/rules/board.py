@@ -93,9 +93,10 @@ def parse_point(text: str) -> Point:
     112
     """
     s = text.strip().lower()
-    if len(s) < 2 or s[0] not in COLUMNS or not _ascii_digits(s[1:]):
+    if not 2 <= len(s) <= 3 or s[0] not in COLUMNS or not _ascii_digits(s[1:]):
+        shown = repr(text) if len(text) <= 40 else f"{text[:30]!r}… ({len(text)} characters)"
         raise InvalidPointError(
-            f"{text!r} is not a point: expected a column a–o and a row 1–15, such as h8"
+            f"{shown} is not a point: expected a column a–o and a row 1–15, such as h8"
         )
     row = int(s[1:])
     if not 1 <= row <= SIZE or s[1] == "0":

@@ -6,7 +6,7 @@ Contracts (kept exactly; organisers' scripts and acceptance checks depend on the
   alternating; empty line = empty board; ``#`` lines skipped). One output line each:
   ``=`` then every empty point forbidden for Black as ``point:kind`` (kind ``33``, ``44``
   or ``ol``), sorted by column then row; ``! message`` for a bad line; exit 1 if any line
-  was bad.
+  was bad. A line longer than 4096 bytes or not UTF-8 is a bad line (``! line N: …``).
 * ``wuzi rules opening h8 g7 g9`` — the designated opening's id and names in any of its 8
   orientations; a placement that is no designated opening exits non-zero with the reason.
 * ``wuzi rules explain MOVES… --point P`` — the referee's explanation for one point.
@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
+from wuzi.base.lines import MAX_LINE_BYTES, read_lines
 from wuzi.rules import record_cli
 from wuzi.rules.board import Board, parse_point, parse_points, point_name, sort_key
 from wuzi.rules.errors import RulesError
@@ -37,13 +38,18 @@ def forbidden_line(board: Board) -> str:
     return " ".join(["=", *parts])
 
 
-def run_forbidden(stdin: TextIO, stdout: TextIO) -> int:
+def run_forbidden(stdin: IO[Any], stdout: TextIO) -> int:
+    """The ``forbidden`` command on streams; returns the exit status. Each line is read with
+    a bound (``MAX_LINE_BYTES``: a full board is under 1000 bytes): an over-long line or one
+    that is not UTF-8 is answered ``! line N: …`` like any bad line, without holding it."""
     status = 0
-    for raw in stdin:
-        line = raw.strip()
-        if line.startswith("#"):
+    for read in read_lines(stdin, MAX_LINE_BYTES):
+        line = read.text.strip()
+        if read.problem is None and line.startswith("#"):
             continue
         try:
+            if read.problem is not None:
+                raise RulesError(f"line {read.number}: {read.problem}")
             answer = forbidden_line(parse_position(line))
         except RulesError as exc:
             answer = f"! {exc}"

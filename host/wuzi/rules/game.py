@@ -386,9 +386,9 @@ class Game(RefereeActions):
 
     def record(self, **metadata: Any) -> GameRecord:
         """The game's record so far. ``metadata`` fills the event's fields of
-        ``GameRecord`` (``event``, ``round``, ``table``, ``game_number``, ``first``,
-        ``second``, ``time_control``, ``start_time``, ``tags``; another name is a
-        RulesError)."""
+        ``GameRecord`` (``event``, ``round``, ``match``, ``board``, ``table``,
+        ``game_number``, ``first``, ``second``, ``time_control``, ``start_time``, ``tags``;
+        another name is a RulesError)."""
         return build_record(
             events=self._events,
             moves=self._sequence,

@@ -53,7 +53,8 @@ from wuzi.rules.record import (
 from wuzi.rules.ruleset import Mode, RuleSet
 
 RECORD_METADATA = frozenset(
-    {"event", "round", "table", "game_number", "first", "second", "time_control"}
+    {"event", "round", "match", "board", "table", "game_number", "first", "second"}
+    | {"time_control"}
     | {"start_time", "tags"}
 )
 """The event's fields of a ``GameRecord`` that ``Game.record(**metadata)`` accepts."""
@@ -76,7 +77,7 @@ def check_metadata(metadata: Mapping[str, Any]) -> None:
             + ", ".join(sorted(RECORD_METADATA))
         )
     for name, value in metadata.items():
-        if name in ("table", "game_number"):
+        if name in ("table", "game_number", "match", "board"):
             ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
             expected = "an integer or None"
         elif name in ("first", "second"):

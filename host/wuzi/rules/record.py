@@ -267,6 +267,12 @@ class GameRecord:
     """One game, as the records keep it. Build it with keyword arguments; every field has
     a default so a record read from a poorer format (a bare move list) is still complete.
 
+    The event's fields name the game (what a federation's database and an appeal need):
+    ``event``, ``round`` (text: ``4``), ``match`` (the pairing's number in its round),
+    ``board`` (the board of a team match), the players with their ``team`` (the team of a
+    team match, a player's club or unit otherwise), ``start_time`` and the ``result``;
+    ``table`` and ``game_number`` say where and which game of a match it was.
+
     ``tags`` holds any further ``key -> value`` text the event wants kept (a mapping, so
     a record is compared by value but not hashed).
     """
@@ -282,6 +288,8 @@ class GameRecord:
     referee_actions: tuple[RefereeAction, ...] = ()
     event: str = ""
     round: str = ""
+    match: int | None = None
+    board: int | None = None
     table: int | None = None
     game_number: int | None = None
     first: Player = field(default_factory=Player)
@@ -301,6 +309,24 @@ class GameRecord:
 
     def player_of(self, colour: Colour) -> Player:
         return self.player(self.seat_of(colour))
+
+    @property
+    def label(self) -> str:
+        """Which game this is, for people and for formats with one free-text name (SGF's
+        ``GN``): ``round 4, match 3, board 1``, whatever of it is known, then the game of
+        a match after the first (``game 2``) and the table (``table 12``)."""
+        parts = [
+            f"{name} {value}"
+            for name, value in (
+                ("round", self.round),
+                ("match", self.match),
+                ("board", self.board),
+                ("game", self.game_number if self.game_number != 1 else None),
+                ("table", self.table),
+            )
+            if value not in (None, "")
+        ]
+        return ", ".join(parts)
 
     @property
     def points(self) -> tuple[Point | None, ...]:

@@ -8,13 +8,16 @@
 
 A file that cannot be read or is malformed prints ``wuzi rules record …: FILE: reason``
 on stderr (the reason names the line, byte or JSON path) and exits 1; nothing is written.
+So does a file of more than 16 MiB (``MAX_RECORD_BYTES``) or a number beyond 10^12.
+What a reader reads past in a file another program wrote (``GM[1]`` on a 15×15 board, an
+unknown ``RU``…) prints ``warning: FILE: reason`` on stderr, and the command goes on.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, BinaryIO
 
 from wuzi.rules.errors import RulesError
 from wuzi.rules.formats import FORMATS, export, format_for_path, get_format, load
@@ -36,18 +39,37 @@ def _format(name: str | None, path: str, option: str) -> str:
         raise _Failure(f"{path}: {exc}") from None
 
 
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""The largest record file read: a game record is a few kB (a RenLib library a few MB);
+a larger input is refused before it is held in memory."""
+
+
 def _read(path: str, fmt: str) -> GameRecord:
     try:
-        data = sys.stdin.buffer.read() if path == "-" else _read_bytes(path)
-        return load(data, fmt)
+        data = _read_bounded(sys.stdin.buffer, path) if path == "-" else _read_bytes(path)
+        return load(data, fmt, warn=lambda message: _warn(path, message))
     except RulesError as exc:
         raise _Failure(f"{path}: {exc}") from None
+    except RecursionError:  # a reader's nesting (SGF variations…) deeper than Python's stack
+        raise _Failure(f"{path}: nested too deeply to be a game record") from None
+
+
+def _warn(path: str, message: str) -> None:
+    """What a reader read past (GM[1] on a 15×15 board…): ``warning: FILE: …``, exit 0."""
+    print(f"warning: {path}: {message}", file=sys.stderr)
+
+
+def _read_bounded(stream: BinaryIO, path: str) -> bytes:
+    data = stream.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise _Failure(f"{path}: more than {MAX_RECORD_BYTES} bytes: too large for a game record")
+    return data
 
 
 def _read_bytes(path: str) -> bytes:
     try:
         with open(path, "rb") as f:
-            return f.read()
+            return _read_bounded(f, path)
     except OSError as exc:
         raise _Failure(f"cannot read {path}: {exc.strerror or exc}") from None
 

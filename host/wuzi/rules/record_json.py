@@ -84,6 +84,8 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "version": FORMAT_VERSION,
         "event": record.event,
         "round": record.round,
+        "match": record.match,
+        "board": record.board,
         "table": record.table,
         "game_number": record.game_number,
         "start_time": record.start_time,
@@ -238,10 +240,33 @@ def _token(value: object, path: str) -> str:
     return text
 
 
+MAX_NUMBER = 10**12
+"""The largest number a record holds either way: times are ms (10^12 ms is about 31 years,
+the bus's bound too), counts far smaller. A larger one is garbage, refused by its path."""
+_MAX_DIGITS = 40  # a longer literal is refused before Python converts it (4300 digits: an error)
+
+
 def _int(value: object, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RecordFormatError(f"{path}: expected an integer, not {describe(value)}")
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise RecordFormatError(
+            f"{path}: {value} is out of range (at most {MAX_NUMBER} either way)"
+        )
     return value
+
+
+def _json_int(text: str) -> int:
+    """A JSON integer literal, refused beyond ``_MAX_DIGITS`` digits before conversion."""
+    if len(text) > _MAX_DIGITS:
+        raise RecordFormatError(
+            f"a number of {len(text)} digits ({text[:12]}…): no number in a record is that long"
+        )
+    return int(text)
+
+
+def _json_constant(name: str) -> float:
+    raise RecordFormatError(f"{name} is not a number in JSON")
 
 
 def _count(value: object, path: str) -> int:
@@ -557,6 +582,8 @@ def record_from_dict(data: object) -> GameRecord:
         referee_actions=obj.get("referee_actions", _items(_referee_action), ()),
         event=obj.get("event", _str, ""),
         round=obj.get("round", _str, ""),
+        match=obj.get("match", _optional(_positive), None),
+        board=obj.get("board", _optional(_positive), None),
         table=obj.get("table", _optional(_count), None),
         game_number=obj.get("game_number", _optional(_positive), None),
         first=first,
@@ -580,7 +607,7 @@ def record_from_json(text: str | bytes) -> GameRecord:
         except UnicodeDecodeError as exc:
             raise RecordFormatError(f"byte {exc.start}: not UTF-8 text") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
     except json.JSONDecodeError as exc:
         raise RecordFormatError(f"line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:

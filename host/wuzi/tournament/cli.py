@@ -4,14 +4,19 @@ Contracts (kept exactly; docs/tournament.md has examples):
 
 * ``wuzi tournament --db FILE SUBCOMMAND`` with ``new``, ``add-team``, ``add-player``,
   ``import FILE.csv``, ``pair`` (the next round; ``--json``), ``result``, ``standings``
-  (``--json``: places, points and every tie-break value), ``export trf|csv|html``, and
-  also ``withdraw``, ``playoff``, ``ratings`` and ``log``. ``--db`` may also follow the
-  subcommand.
+  (``--json``: places, points and every tie-break value), ``export trf|csv|html|games|
+  rating-list|rating-csv`` (``cli_export``), ``titles``, and also ``withdraw``,
+  ``playoff``, ``ratings`` and ``log``. ``--db`` may also follow the subcommand.
 * ``wuzi tournament simulate --format F --entrants N [--rounds R] --seed S --json``: a
   whole rehearsal event, ``{"rounds": [...], "standings": [...]}`` (shapes in
   ``simulate``).
 * ``wuzi tournament preliminary GAMES.csv --teams TEAMS.csv``: the online preliminary's
   team ranking.
+* ``wuzi tournament direct-qualifiers --men MEN.csv --women WOMEN.csv [--places 8]``: the
+  final's direct places; ``new --format team-knockout-placement --entrants-from SEMI
+  --direct TEAMS.csv``: the final's 16 from the semifinal and the direct places, the
+  bracket drawn by lot (``cli_final``). ``new --format team-semifinal`` and ``import``
+  with the columns ``group`` and ``seed``: the semifinal (``semifinal``).
 
 Every subcommand has ``--help``. Bad input exits 1 with a message naming what is wrong,
 and leaves the database exactly as it was (each command is one SQLite transaction). Names
@@ -28,13 +33,12 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from wuzi.base.text import escape_controls
 from wuzi.rules.board import Colour
 from wuzi.tournament.entrants import Group, Player, Sex, Team
-from wuzi.tournament.errors import SettingsError, StoreError, TournamentError
+from wuzi.tournament.errors import CsvError, SettingsError, StoreError, TournamentError
 from wuzi.tournament.event import Competition, EventSettings, Format
 from wuzi.tournament.names import REASON_MAX, check_name
 from wuzi.tournament.results import GameResult, MatchKind, RoundResult, Scoring
@@ -111,13 +115,24 @@ def _new(args: argparse.Namespace) -> int:
         prizes=_prizes(args.prizes) if args.prizes is not None else None,
         k_factor=args.k,
     )
-    _store(args).create(settings, _command_text(args))
+    from wuzi.tournament.cli_final import final_from_sources, wants_sources
+
+    final = None
+    if wants_sources(args):  # every file read and checked before the database is made
+        final = final_from_sources(args, settings)
+    if final is None:
+        _store(args).create(settings, _command_text(args))
+    else:
+        command = _command_text(args) + final.log_note
+        _store(args).create(settings, command, final.competition, final.record)
     tbs = ", ".join(t.value for t in settings.tiebreaks) or "none"
     _out(
         f"created {args.db}: {settings.name} ({settings.format.value}, {settings.match.value} "
         f"pairings, rules {settings.rules}, time control {settings.time_control}, "
         f"scoring {settings.scoring}, game points {settings.game_scoring}, tie-breaks {tbs})"
     )
+    for line in final.lines if final is not None else []:
+        _out(line)
     return 0
 
 
@@ -158,6 +173,8 @@ def _team_player(spec: str, board: int) -> Player:
 
 
 def _add_team(args: argparse.Namespace) -> int:
+    from wuzi.tournament.semifinal import PreliminaryGroup, sheet_seed
+
     specs = args.player or []
     if len(specs) != 3:
         raise SettingsError(
@@ -165,7 +182,18 @@ def _add_team(args: argparse.Namespace) -> int:
         )
     players = tuple(_team_player(spec, board) for board, spec in enumerate(specs, start=1))
     team = Team(args.id or args.name, args.name, players, args.leader, args.coach, args.club)
-    _store(args).update(lambda c: c.add_team(team, args.seed), _command_text(args))
+    seed = args.seed
+    if args.group is not None:
+        if seed is None:
+            raise SettingsError("--group goes with --seed K, the team's place in that group")
+        seed = sheet_seed(PreliminaryGroup.parse(args.group), seed)
+
+    def change(comp: Competition) -> Competition:
+        if args.group is not None and comp.settings.format is not Format.TEAM_SEMIFINAL:
+            raise SettingsError("--group (public or pro) is for a team-semifinal's teams")
+        return comp.add_team(team, seed)
+
+    _store(args).update(change, _command_text(args))
     boards = ", ".join(f"{i}: {p.name}" for i, p in enumerate(players, start=1))
     _out(f"added team {team.name} ({boards})")
     return 0
@@ -175,13 +203,16 @@ def _import(args: argparse.Namespace) -> int:
     from wuzi.tournament.csvfile import csv_lines, read_csv
     from wuzi.tournament.importer import WHAT, import_entrants
 
-    text = read_csv(args.file, WHAT)  # before the database is opened: a bad file changes nothing
-    ignore = args.ignore_unknown_columns
-    before = len(_store(args).load().entrants)
-    comp = _store(args).update(
-        lambda c: import_entrants(c, csv_lines(text), ignore_unknown_columns=ignore),
-        _command_text(args),
-    )
+    try:
+        text = read_csv(args.file, WHAT)  # before the database is opened: nothing changes
+        ignore = args.ignore_unknown_columns
+        before = len(_store(args).load().entrants)
+        comp = _store(args).update(
+            lambda c: import_entrants(c, csv_lines(text), ignore_unknown_columns=ignore),
+            _command_text(args),
+        )
+    except CsvError as exc:  # name the file: an organiser imports several
+        raise CsvError(f"{escape_controls(str(args.file))}: {exc}") from None
     _out(f"imported {len(comp.entrants) - before} entrants from {args.file}")
     return 0
 
@@ -297,15 +328,15 @@ def _standings(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from wuzi.tournament.export import export
+    from wuzi.tournament.cli_export import export_command
 
-    text = export(_store(args).load(), args.kind)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-    return 0
+    return export_command(args, _store(args).load())
+
+
+def _titles(args: argparse.Namespace) -> int:
+    from wuzi.tournament.cli_export import titles_command
+
+    return titles_command(args, _store(args).load())
 
 
 def _ratings(args: argparse.Namespace) -> int:
@@ -346,6 +377,12 @@ def _log(args: argparse.Namespace) -> int:
     for number, command in enumerate(_store(args).log(), start=1):
         _out(f"{number:4d}  {escape_controls(command)}")  # an older wuzi logged names unchecked
     return 0
+
+
+def _direct_qualifiers(args: argparse.Namespace) -> int:
+    from wuzi.tournament.cli_final import direct_qualifiers_command
+
+    return direct_qualifiers_command(args)
 
 
 def _simulate(args: argparse.Namespace) -> int:
@@ -447,11 +484,18 @@ def register(subparsers: Any) -> None:
         "new",
         _new,
         "create the database of a new event",
-        "Create FILE for a new event. Defaults follow the regulations (docs/tournament.md): "
-        "team matches 2/1/0 game points and time control 2700+30; individual events "
-        "1/0.5/0 and 3600; Swiss tie-breaks buchholz,median_buchholz,wins; round robin "
-        "sonneborn_berger,wins,direct_encounter (game_points first for two-game and team "
-        "rounds).",
+        "Create FILE for a new event. Defaults follow the regulations where they say "
+        "(docs/tournament.md lists each default with its clause, or says that none "
+        "gives it): time control 2700+30 for team matches (000 六(三)4), 3600 for "
+        "individual events (002 六(三)1); game points 2/1/0 in team matches, else "
+        "1/0.5/0; Swiss tie-breaks buchholz,median_buchholz,wins for single and two-game "
+        "rounds (002 六(四)2), game_points first for team rounds (no regulation has a "
+        "team Swiss); round robin sonneborn_berger,wins,direct_encounter, game_points "
+        "instead of sonneborn_berger for two-game and team rounds (002 六(四)1: 小分, "
+        "胜局, 直胜). team-semifinal: the 2021 semifinal, public #k v pro #(9-k) (000 "
+        "五(二)); its teams by import with the columns group and seed. "
+        "team-knockout-placement with --entrants-from and --direct: the final's 16 teams, "
+        "the bracket drawn by lot.",
     )
     p.add_argument("--format", required=True, choices=formats, help="the competition format")
     p.add_argument("--name", help="the event's name")
@@ -484,6 +528,35 @@ def register(subparsers: Any) -> None:
         "--prizes", help="prize money by place, comma-separated (team final default: 30000,18000,…)"
     )
     p.add_argument("--k", type=float, default=20.0, help="Elo K-factor (default 20)")
+    p.add_argument(
+        "--entrants-from",
+        metavar="SEMI.sqlite",
+        help="the final: the winners of this finished team-semifinal database",
+    )
+    p.add_argument(
+        "--direct",
+        metavar="TEAMS.csv",
+        help="the final: the 8 direct places' teams, the import's team columns (club = unit)",
+    )
+    p.add_argument(
+        "--direct-units",
+        metavar="UNITS.csv",
+        help="the final: the units direct-qualifiers printed; every --direct team must be "
+        "of one, one team each",
+    )
+    p.add_argument(
+        "--draw-seed",
+        type=int,
+        metavar="S",
+        help="the final: the seed of the bracket's lot (default: a fresh random one); "
+        "printed and logged",
+    )
+    p.add_argument(
+        "--by",
+        metavar="NAME",
+        help="the final: who asked for the bracket's draw, recorded with it (default: the "
+        "organisers)",
+    )
 
     p = _sub(
         sub,
@@ -517,6 +590,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--leader", default="", help="team leader (领队)")
     p.add_argument("--coach", default="", help="coach (教练)")
     p.add_argument("--club", default="", help="city, club or unit")
+    p.add_argument(
+        "--group",
+        help="team-semifinal only: the preliminary group, public or pro (--seed is the "
+        "team's place in it)",
+    )
 
     p = _sub(
         sub,
@@ -603,16 +681,48 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print JSON")
 
+    kinds = ("trf", "csv", "html", "games", "rating-list", "rating-csv")
     p = _sub(
         sub,
         "export",
         _export,
-        "export as TRF, CSV or HTML",
+        "export as TRF, CSV, HTML, round game files or the rating list",
         "Export the event: trf (FIDE TRF16, individual single-game events), csv "
-        "(standings) or html (standings, formulas and every round).",
+        "(standings, UTF-8 with a BOM), html (standings, formulas, the bracket as a picture, "
+        "every round; with --records every game's board with numbered stones), games "
+        "(one SGF collection and one RenLib .lib per round of the game records found with "
+        "--records, written to the --output folder), rating-list (TRF-style: every player's "
+        "rating before and each round's game, team rosters as 013 lines) or rating-csv "
+        "(the rating list after the event: before, change, after).",
     )
-    p.add_argument("kind", choices=("trf", "csv", "html"))
-    p.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("kind", nargs="?", choices=kinds, help="what to export")
+    p.add_argument("--format", dest="format_kind", choices=kinds, help="the same as KIND")
+    p.add_argument(
+        "--output", metavar="FILE", help="write to FILE instead of stdout (games: a folder)"
+    )
+    p.add_argument(
+        "--records",
+        action="append",
+        metavar="DIR",
+        help="a folder of the hosts' game records (*.json; repeatable): html, games",
+    )
+    p.add_argument(
+        "--event", metavar="NAME", help="take the records naming this event (default: its name)"
+    )
+    p.add_argument("--k", type=float, help="rating list: K-factor (default: the event's)")
+
+    p = _sub(
+        sub,
+        "titles",
+        _titles,
+        "the place winners' dan/kyu titles (002 八(五))",
+        "The men's and women's groups' place winners' Chinese dan/kyu titles (002 八(五)), "
+        "by a table of places (--table FILE.csv, header from,to,title; without it an "
+        "assumed default, see docs/tournament.md). A team event or the open group gives "
+        "none and says why.",
+    )
+    p.add_argument("--table", metavar="FILE.csv", help="places to titles: from,to,title")
+    p.add_argument("--json", action="store_true", help="print JSON")
 
     p = _sub(
         sub,
@@ -631,6 +741,7 @@ def register(subparsers: Any) -> None:
         "print the log of changes",
         "Every command that changed the database, in order.",
     )
+    __import__("wuzi.tournament.draw_cli", fromlist=["register"]).register(sub)  # lots
 
     p = _sub(
         sub,
@@ -640,7 +751,7 @@ def register(subparsers: Any) -> None:
         "Run a whole event with random but plausible (rating-based, seeded) results; "
         '--json prints {"rounds": [...], "standings": [...]}.',
     )
-    p.add_argument("--format", required=True, choices=formats)
+    p.add_argument("--format", required=True, choices=[f for f in formats if f != "team-semifinal"])
     p.add_argument("--entrants", type=int, required=True, help="number of players or teams")
     p.add_argument("--rounds", type=int, help="rounds (Swiss; round robin: single or double)")
     p.add_argument("--seed", type=int, required=True, help="random seed")
@@ -661,6 +772,21 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the lots (default 0)")
     p.add_argument("--scoring", default="2/1/0", help="WIN/DRAW/LOSS (default 2/1/0)")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = _sub(
+        sub,
+        "direct-qualifiers",
+        _direct_qualifiers,
+        "the final's direct places from last year's team results",
+        "The final's direct places (000 五(三)1): last year's men's and women's team top "
+        "places/2, one place per unit; a unit that already has one passes its place on in "
+        "the order men's 5th, women's 5th, men's 6th, … Each CSV has the header place,unit. "
+        "Prints the chosen units one a line, in the order chosen, as unit,men 3 (the "
+        "placing that earned the place). No database.",
+    )
+    p.add_argument("--men", required=True, metavar="MEN.csv", help="men's team places")
+    p.add_argument("--women", required=True, metavar="WOMEN.csv", help="women's team places")
+    p.add_argument("--places", type=int, default=8, help="direct places, even (default 8)")
 
 
 def main(argv: list[str]) -> int:

@@ -11,7 +11,9 @@ result. Pairing dispatches on the format:
   order;
 * ``knockout-placement`` / ``team-knockout-placement`` — the placement knockout
   (``knockout``), seeds by seed, else entry order; a tied match needs its playoff before the
-  next round can be paired.
+  next round can be paired;
+* ``team-semifinal`` — one knockout round whose pool is the cross pairing of the two
+  preliminary groups (``semifinal``): public #k v pro #(9−k); its winners qualify.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from wuzi.rules.board import Colour
-from wuzi.tournament import knockout, roundrobin
+from wuzi.tournament import knockout, roundrobin, semifinal
 from wuzi.tournament.entrants import Player, Team, check_group
 from wuzi.tournament.errors import EntryError, PairingError, ResultError, SettingsError
 from wuzi.tournament.history import Pairing, Round, RoundEntry, build_histories
@@ -114,6 +116,8 @@ class Competition:
     def add_team(self, team: Team, seed: int | None = None) -> Competition:
         if not self.settings.team_event:
             raise EntryError(f"this is an individual event; team {team.name!r} cannot enter")
+        if self.settings.format is Format.TEAM_SEMIFINAL:
+            semifinal.check_entry(team.name, seed)
         used = self._player_ids()
         for p in team.players:
             if p.id in used:
@@ -189,6 +193,8 @@ class Competition:
             return 0
         if fmt is Format.ROUND_ROBIN:
             return roundrobin.round_count(n, self.settings.double_round_robin)
+        if fmt is Format.TEAM_SEMIFINAL:
+            return 1
         return knockout.round_count(n)
 
     @property
@@ -315,8 +321,13 @@ class Competition:
         return Round(number, tuple(replace(p, board=i + 1) for i, p in enumerate(pairings)))
 
     def knockout_pools(self) -> tuple[knockout.Pool, ...]:
-        """The pools after the rounds decided so far."""
-        pools = knockout.initial_pools([e.id for e in self.seeded()])
+        """The pools after the rounds decided so far (the semifinal's: ``PairingError`` while
+        a place of its sheet is empty)."""
+        if self.settings.format is Format.TEAM_SEMIFINAL:
+            slots = semifinal.semifinal_slots({e.id: e.seed for e in self.entrants})
+            pools: tuple[knockout.Pool, ...] = (knockout.Pool(1, slots),)
+        else:
+            pools = knockout.initial_pools([e.id for e in self.seeded()])
         for rnd in self.rounds:
             if not self._round_decided(rnd):
                 break
@@ -328,7 +339,9 @@ class Competition:
         pools = self.knockout_pools()
         pairings = []
         for match in knockout.round_matches(pools, number):
-            places = (match.first_place, match.last_place)
+            places: tuple[int, int] | None = (match.first_place, match.last_place)
+            if self.settings.format is Format.TEAM_SEMIFINAL:
+                places = None  # no place is played for: a place in the final is
             if match.first is None and match.second is None:
                 continue
             if match.first is None or match.second is None:
@@ -410,6 +423,8 @@ class Competition:
     # -- standings --------------------------------------------------------------------
 
     def prize_places(self) -> int:
+        if self.settings.format is Format.TEAM_SEMIFINAL:
+            return 0  # its winners qualify (000 五(三)2); no prizes (000 九)
         if self.settings.format.is_knockout:
             return len(self.settings.prizes) or prize_places(len(self.entrants))
         return prize_places(len(self.entrants))
@@ -434,8 +449,16 @@ class Competition:
         )
 
     def placements(self) -> list[tuple[tuple[int, int], Entrant]]:
-        """Knockout places so far: every entrant with the places still open to it."""
-        ranges = knockout.place_ranges(self.knockout_pools())
+        """Knockout places so far: every entrant with the places still open to it (in the
+        semifinal, 1–8 for a winner, 9–16 for a loser; 1–n for all while its sheet is not
+        full)."""
+        try:
+            pools = self.knockout_pools()
+        except PairingError:
+            if self.settings.format is not Format.TEAM_SEMIFINAL:
+                raise
+            pools = (knockout.Pool(1, tuple(e.id for e in self.seeded())),)
+        ranges = knockout.place_ranges(pools)
         return sorted(
             ((ranges[e.id], e) for e in self.entrants), key=lambda item: (item[0], item[1].order)
         )

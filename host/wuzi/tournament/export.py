@@ -18,8 +18,14 @@
   DDE), and the apostrophe is what a spreadsheet itself uses to mark a cell as text. The
   price: a program reading the CSV sees the apostrophe (such names are rare; ``standings
   --json`` gives names as they are). Numbers are written as numbers, never prefixed.
-* ``html`` — one self-contained page: standings with the tie-break formulas, and every
-  round's pairings and results; every text is ``html.escape``d (also in attributes).
+* ``html`` — one self-contained page: standings with the tie-break formulas, a
+  knockout's bracket as a picture (inline SVG, ``diagram.bracket_svg``), every round's
+  pairings and results, and — given the game records (``export html --records DIR``) —
+  every game's board with numbered stones, round by round (``games_export.games_html``);
+  every text is ``html.escape``d (also in attributes).
+
+The rating list (``rating_list``) and the rounds' game files (``games_export``) are
+exports too; the command line (``cli_export``) writes them.
 """
 
 from __future__ import annotations
@@ -27,8 +33,11 @@ from __future__ import annotations
 import csv
 import html
 import io
+from collections.abc import Sequence
 
 from wuzi.base.text import escape_controls
+from wuzi.rules.record import GameRecord
+from wuzi.tournament.diagram import bracket_svg
 from wuzi.tournament.errors import SettingsError
 from wuzi.tournament.event import Competition, Format
 from wuzi.tournament.history import EntryKind
@@ -42,13 +51,14 @@ TRF_NAME_WIDTH = 33  # columns 15–47
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def export(comp: Competition, kind: str) -> str:
+def export(comp: Competition, kind: str, records: Sequence[GameRecord] = ()) -> str:
+    """The event as ``kind`` (``FORMATS``); ``records`` are its games for ``html``."""
     if kind == "trf":
         return export_trf(comp)
     if kind == "csv":
         return export_csv(comp)
     if kind == "html":
-        return export_html(comp)
+        return export_html(comp, records)
     raise SettingsError(f"export format must be one of {', '.join(FORMATS)}, not {kind!r}")
 
 
@@ -165,7 +175,10 @@ def export_csv(comp: Competition) -> str:
     return buffer.getvalue()
 
 
-def export_html(comp: Competition) -> str:
+def export_html(comp: Competition, records: Sequence[GameRecord] = ()) -> str:
+    """The report page; ``records`` (this event's game records) add the games' boards."""
+    from wuzi.tournament.games_export import games_html, rounds_of
+
     s = comp.settings
     data = standings_json(comp)
     e = html.escape
@@ -174,7 +187,9 @@ def export_html(comp: Competition) -> str:
         '<html lang="zh-CN"><head><meta charset="utf-8">',
         f"<title>{e(s.name)}</title>",
         "<style>body{font-family:sans-serif}table{border-collapse:collapse}"
-        "td,th{border:1px solid #999;padding:2px 8px}td.n{text-align:right}</style>",
+        "td,th{border:1px solid #999;padding:2px 8px}td.n{text-align:right}"
+        "div.games{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;max-width:360px}"
+        "figcaption{font-size:12px}@media print{figure{break-inside:avoid}}</style>",
         f"</head><body><h1>{e(s.name)}</h1>",
         f"<p>{e(s.format.value)}, {len(comp.entrants)} entrants, "
         f"round {len(comp.rounds)} of {comp.round_count()}; rules {e(s.rules)}, "
@@ -191,6 +206,9 @@ def export_html(comp: Competition) -> str:
                 f'<td class="n">{row["prize"] or ""}</td></tr>'
             )
         parts.append("</table>")
+        bracket = bracket_svg(comp)
+        if bracket:
+            parts.append(f"<h2>Bracket</h2>{bracket}")
     else:
         order = list(s.tiebreaks)
         heads = "".join(f'<th title="{e(t.formula)}">{e(t.short)}</th>' for t in order)
@@ -220,5 +238,7 @@ def export_html(comp: Competition) -> str:
                 f"<td>{e(result)}</td><td>{e(result_text(comp, rnd, p))}</td></tr>"
             )
         parts.append("</table>")
+    if records:
+        parts.append(games_html(rounds_of(records)))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"

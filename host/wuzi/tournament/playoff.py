@@ -48,6 +48,17 @@ def playoff_time_control(
     return PLACE_PAIR_TIME_CONTROL if index < 2 else PLACE_SUDDEN_TIME_CONTROL
 
 
+def place_playoff_time_control(
+    index: int,
+    pair: str = PLACE_PAIR_TIME_CONTROL,
+    sudden: str = PLACE_SUDDEN_TIME_CONTROL,
+) -> str:
+    """Place playoff game ``index`` (0-based): the two games at ``pair`` (002 六(四)3:
+    5 min + 3 s a move; an event's own playoff time control), then single games at
+    ``sudden`` (3 min + 2 s a move) until one is decisive."""
+    return pair if index < 2 else sudden
+
+
 def _fraction(kind: PlayoffKind, index: int, game: GameResult, side: Side) -> float:
     black = playoff_black(kind, index)
     return game.fraction(Colour.BLACK if side is black else Colour.WHITE)

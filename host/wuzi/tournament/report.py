@@ -2,14 +2,16 @@
 
 The JSON of ``standings`` lists every entrant's place, points and *every* tie-break value
 (the event's own order is given separately, with each formula); the text shows the event's
-tie-breaks as columns and their formulas underneath.
+tie-breaks as columns and their formulas underneath. A knockout lists places instead; the
+semifinal its qualifiers (``semifinal_json``): the match winners, in match order.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from wuzi.tournament.event import Competition, playoff_black_entrant
+from wuzi.tournament import semifinal
+from wuzi.tournament.event import Competition, Entrant, Format, playoff_black_entrant
 from wuzi.tournament.history import Pairing, Round
 from wuzi.tournament.prizes import prize_money
 from wuzi.tournament.results import MatchKind, score_round
@@ -60,6 +62,12 @@ def _match_json(comp: Competition, p: Pairing) -> dict[str, Any]:
         "places": list(p.places) if p.places else None,
     }
     first = comp.entrant(p.first)
+    if comp.settings.format is Format.TEAM_SEMIFINAL:
+        for side, who in (("first", p.first), ("second", p.second)):
+            seed = comp.entrant(who).seed if who is not None else None
+            group, place = semifinal.group_place(seed) if seed is not None else (None, None)
+            data[f"{side}_group"] = group.value if group is not None else None
+            data[f"{side}_seed"] = place
     if comp.settings.team_event and p.second is not None:
         second = comp.entrant(p.second)
         assert first.team is not None and second.team is not None
@@ -76,8 +84,10 @@ def pairing_text(comp: Competition, rnd: Round) -> str:
     points = {e: sum(r.points for r in entries) for e, entries in comp.histories().items()}
 
     def label(entrant: str) -> str:
-        name = comp.entrant(entrant).name
-        return name if knockout else f"{name} ({_fmt(points[entrant])})"
+        e = comp.entrant(entrant)
+        if comp.settings.format is Format.TEAM_SEMIFINAL and e.seed is not None:
+            return f"{e.name} ({semifinal.label(e.seed)})"
+        return e.name if knockout else f"{e.name} ({_fmt(points[entrant])})"
 
     lines = [f"{comp.settings.name} — round {rnd.number} of {comp.round_count()}"]
     for p in rnd.pairings:
@@ -124,6 +134,8 @@ def standings_json(comp: Competition) -> dict[str, Any]:
         "rounds_paired": len(comp.rounds),
         "prize_places": comp.prize_places(),
     }
+    if s.format is Format.TEAM_SEMIFINAL:
+        return base | semifinal_json(comp)
     if s.format.is_knockout:
         base["finished"] = comp.finished
         base["standings"] = [
@@ -165,6 +177,8 @@ def _place_label(place: int, shared: bool) -> str:
 
 def standings_text(comp: Competition) -> str:
     s = comp.settings
+    if s.format is Format.TEAM_SEMIFINAL:
+        return semifinal_text(comp)
     lines = [f"{s.name} — after {_rounds_done(comp)} of {comp.round_count()} rounds"]
     if s.format.is_knockout:
         for (low, high), e in comp.placements():
@@ -219,3 +233,100 @@ def result_text(comp: Competition, rnd: Round, p: Pairing) -> str:
         winner = comp.match_winner(p)
         text += f"; winner {comp.entrant(winner).name}" if winner else "; playoff needed"
     return text
+
+
+# -- the semifinal ----------------------------------------------------------------------
+
+
+def _semifinal_rows(comp: Competition) -> list[tuple[int | None, Entrant, bool | None]]:
+    """(match, entrant, qualified) in match order (first then second), or in sheet order
+    before the round is paired; ``qualified`` is None while the match is undecided."""
+    if not comp.rounds:
+        return [(None, e, None) for e in comp.seeded()]
+    rows: list[tuple[int | None, Entrant, bool | None]] = []
+    for p in comp.rounds[0].pairings:
+        winner = comp.match_winner(p)
+        for who in (p.first, p.second):
+            if who is not None:
+                rows.append((p.board, comp.entrant(who), None if winner is None else who == winner))
+    return rows
+
+
+def semifinal_json(comp: Competition) -> dict[str, Any]:
+    """``finished``, ``qualify`` (8), ``qualified`` (the winners so far, match order) and
+    ``standings``: every team with its match, group, place in the group, and
+    ``qualified`` (true, false, or null while its match is undecided); ``place``,
+    ``places`` and ``prize`` as a knockout has them (1–8 a winner, 9–16 a loser)."""
+    ranges = dict((e.id, r) for r, e in comp.placements())
+    rows = []
+    for match, e, qualified in _semifinal_rows(comp):
+        group, place = semifinal.group_place(e.seed) if e.seed is not None else (None, None)
+        low, high = ranges[e.id]
+        rows.append(
+            {
+                "match": match,
+                "id": e.id,
+                "name": e.name,
+                "group": group.value if group is not None else None,
+                "seed": place,
+                "qualified": qualified,
+                "place": low,
+                "places": [low, high],
+                "prize": 0,
+            }
+        )
+    return {
+        "finished": comp.finished,
+        "qualify": semifinal.GROUP_SIZE,
+        "qualified": [
+            {k: row[k] for k in ("match", "id", "name", "group", "seed")}
+            for row in rows
+            if row["qualified"]
+        ],
+        "standings": rows,
+    }
+
+
+def semifinal_text(comp: Competition) -> str:
+    s = comp.settings
+    rows = _semifinal_rows(comp)
+    decided = sum(1 for _, _, q in rows if q) if comp.rounds else 0
+    lines = [
+        f"{s.name} — semifinal (000 五(二)): public #k v pro #(9−k); "
+        f"{decided} of {semifinal.GROUP_SIZE} matches decided"
+    ]
+
+    def name(e: Entrant) -> str:
+        return f"{e.name} ({semifinal.label(e.seed)})" if e.seed is not None else e.name
+
+    if not comp.rounds:
+        lines.append("Not paired yet. Entered:")
+        lines.extend(f"  {name(e)}" for _, e, _ in rows)
+        return "\n".join(lines)
+    rnd = comp.rounds[0]
+
+    def score(p: Pairing) -> str:
+        assert p.second is not None
+        first, second = comp.entrant(p.first), comp.entrant(p.second)
+        text = f"{name(first)} v {name(second)}"
+        if p.result is None:
+            return text + ": no result yet"
+        a, b = score_round(p.result, s.match, s.game_scoring)
+        text += f" {_fmt(a.game_points)} – {_fmt(b.game_points)}"
+        if p.playoff:
+            text += f", captains' playoff {','.join(g.value for g in p.playoff)}"
+        elif a.game_points == b.game_points:
+            text += ": the captains' playoff is needed (board 1)"
+        return text
+
+    qualified = [(m, e) for m, e, q in rows if q]
+    if qualified:
+        lines.append("Qualified for the final (000 五(三)2):")
+        for match, e in qualified:
+            assert match is not None
+            lines.append(f"  match {match}  {e.name}  ({score(rnd.board(match))})")
+    waiting = [p for p in rnd.pairings if p.second is not None and comp.match_winner(p) is None]
+    if waiting:
+        lines.append("Still to decide:")
+        lines.extend(f"  match {p.board}  {score(p)}" for p in waiting)
+    return "\n".join(lines)

@@ -1,10 +1,13 @@
 """Event settings: the format and everything fixed when an event is created.
 
-``EventSettings.create`` fills in the regulations' defaults (docs/tournament.md): team
-matches score 2/1/0 game points and 2/1/0 match points at 45 minutes + 30 seconds a move;
-individual events 1/½/0 at 60 minutes; the Swiss tie-breaks are Buchholz, median Buchholz
-and wins, the round robin's Sonneborn-Berger, wins and direct encounter (game points first
-for two-game and team rounds); rules renju with designated openings.
+``EventSettings.create`` fills in the regulations' defaults; docs/tournament.md has the
+table of every default and the clause it comes from. In short: team matches score 2/1/0
+game points at 45 minutes + 30 seconds a move (000 六(三)4); individual events 1/½/0 at 60
+minutes (002 六(三)1); a Swiss ranks by points, then Buchholz, median Buchholz and wins
+for single and two-game rounds alike (002 六(四)2: 对手分, 中间对手分, 胜局 — game points
+are not in that list, so they are no default); a round robin by points, 小分 (Sonneborn-
+Berger, or game points for multi-game rounds), wins and direct encounter (002 六(四)1);
+rules renju with designated openings (000 六(三)2, 002 六(一)1).
 """
 
 from __future__ import annotations
@@ -35,10 +38,23 @@ class Format(enum.Enum):
     KNOCKOUT_PLACEMENT = "knockout-placement"
     SWISS = "swiss"
     ROUND_ROBIN = "round-robin"
+    TEAM_SEMIFINAL = "team-semifinal"
 
     @property
     def is_knockout(self) -> bool:
-        return self in (Format.TEAM_KNOCKOUT_PLACEMENT, Format.KNOCKOUT_PLACEMENT)
+        """Every match must have a winner (a tie goes to its playoff): the placement
+        knockouts, and the semifinal, which is one knockout round with its own pairing
+        (``semifinal``)."""
+        return self in (
+            Format.TEAM_KNOCKOUT_PLACEMENT,
+            Format.KNOCKOUT_PLACEMENT,
+            Format.TEAM_SEMIFINAL,
+        )
+
+    @property
+    def team_only(self) -> bool:
+        """The formats of the team championship, played in 3-board matches only."""
+        return self in (Format.TEAM_KNOCKOUT_PLACEMENT, Format.TEAM_SEMIFINAL)
 
     @classmethod
     def parse(cls, text: str) -> Format:
@@ -109,12 +125,12 @@ class EventSettings:
         check_name(
             "event name", name, max_length=EVENT_NAME_MAX, allow_empty=True, error=SettingsError
         )
-        team = format is Format.TEAM_KNOCKOUT_PLACEMENT
+        team = format.team_only
         if match is None:
             match = MatchKind.TEAM if team else MatchKind.SINGLE
         team_match = match is MatchKind.TEAM
         if team and match is not MatchKind.TEAM:
-            raise SettingsError("a team-knockout-placement event plays team matches")
+            raise SettingsError(f"a {format.value} event plays team matches")
         if format is Format.KNOCKOUT_PLACEMENT and match is MatchKind.TEAM:
             raise SettingsError("use the format team-knockout-placement for team matches")
         if format is Format.SWISS:
@@ -145,7 +161,10 @@ class EventSettings:
             game_scoring = Scoring(2.0, 1.0, 0.0) if match is MatchKind.TEAM else Scoring()
         if tiebreaks is None:
             if format is Format.SWISS:
-                tiebreaks = ((Tiebreak.GAME_POINTS,) if multi else ()) + _SWISS_TIEBREAKS
+                # 002 六(四)2 for single and two-game rounds; a team Swiss is in neither
+                # regulation: its matches are won on game points (000 六(二)), so they rank
+                # first there
+                tiebreaks = ((Tiebreak.GAME_POINTS,) if team_match else ()) + _SWISS_TIEBREAKS
             elif format is Format.ROUND_ROBIN:
                 first = Tiebreak.GAME_POINTS if multi else Tiebreak.SONNEBORN_BERGER
                 tiebreaks = (first, *_ROUND_ROBIN_TIEBREAKS[1:])
@@ -159,8 +178,8 @@ class EventSettings:
         ):
             if tc is not None:
                 _check_time_control(label, tc)
-        if prizes is None:
-            prizes = FINAL_2021_PRIZES_CNY if team else ()
+        if prizes is None:  # 000 九(三): the final's places 1-8; the semifinal has none
+            prizes = FINAL_2021_PRIZES_CNY if format is Format.TEAM_KNOCKOUT_PLACEMENT else ()
         if any(p < 0 for p in prizes):
             raise SettingsError("prize money cannot be negative")
         if not 0 < k_factor <= 100:

@@ -175,8 +175,19 @@ class TournamentStore:
         finally:
             conn.close()
 
-    def create(self, settings: EventSettings, command: str) -> None:
-        """Create the database for a new event; the file must not exist yet."""
+    def create(
+        self,
+        settings: EventSettings,
+        command: str,
+        start: Competition | None = None,
+        also: Callable[[sqlite3.Connection], object] | None = None,
+    ) -> None:
+        """Create the database for a new event; the file must not exist yet. ``start`` is
+        the event as it begins when it is made with its entrants (the final's, from the
+        semifinal and the direct places); it must have ``settings``. ``also`` writes more
+        in the same transaction (the record of the bracket's draw, ``draw_store``)."""
+        if start is not None and start.settings != settings:
+            raise StoreError("the event to create does not have the settings given")
         if self.path.exists():
             raise StoreError(f"{self.path} already exists; a new event needs a new file")
         try:
@@ -185,8 +196,10 @@ class TournamentStore:
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                self._write(conn, Competition(settings))
+                self._write(conn, start if start is not None else Competition(settings))
                 conn.execute("INSERT INTO log (command) VALUES (?)", (command,))
+                if also is not None:
+                    also(conn)
         except BaseException:
             if self.path.exists():
                 self.path.unlink()

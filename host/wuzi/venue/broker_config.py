@@ -1,23 +1,28 @@
 """The venue broker's configuration, made from the venue file: mosquitto.conf, ACL, users.
 
-Nothing outside the venue file gets in: anonymous clients are refused, every process
-logs in as its own user (`wuzi.config.credentials.broker_users`), and the ACL gives each
-user exactly the topics its role needs (docs/security.md):
+Nothing outside the venue file gets in: anonymous clients are refused, every connection
+logs in with an account of its own (`wuzi.config.credentials.broker_users`) whose name is
+its client id, and ``use_username_as_clientid true`` makes the broker take the client id
+from the account, whatever id the client sends: a login can only ever take over its own
+account's session (`wuzi.bus.identity`). The ACL gives each account exactly the topics its
+role needs (docs/security.md):
 
-=================  ===============================================================
-user               may
-=================  ===============================================================
-host ``X``         write its tables' ``table/<n>/state|events``,
-                   ``arbiter/table/<n>/alerts|state``, ``public/table/<n>/state|events``
-                   and ``host/X/status`` (its last will); read its tables'
-                   ``assignments/<n>`` and ``arbiter/commands``
-director           read and write ``assignments/+`` and ``competition/state``; read
-                   ``table/+/state|events``, ``host/+/status``, ``arbiter/commands``
-referee            write ``arbiter/commands``; read everything of the venue
-screens            read ``table/#``, ``public/#``, ``competition/#``, ``host/#`` and
-                   ``assignments/#``; never ``arbiter/``; write nothing
-screens-public     read ``public/#``, ``competition/#``, ``host/#``, ``assignments/#``
-=================  ===============================================================
+==================  ==============================================================
+account role        may
+==================  ==============================================================
+host ``X``          write its tables' ``table/<n>/state|events``,
+                    ``arbiter/table/<n>/alerts|state``, ``public/table/<n>/state|events``
+                    and ``host/X/status`` (its last will); read its tables'
+                    ``assignments/<n>`` and ``arbiter/commands``
+check ``X``         write ``host/X/status`` (``wuzi venue check``'s test publish)
+director            read and write ``assignments/+``, ``competition/state`` and its own
+                    status; read ``table/+/events``, ``arbiter/commands``
+director-live       read ``table/+/state``, ``host/+/status``
+referee(-send)      write ``arbiter/commands``; read everything of the venue
+screen (live)       read ``table/#``, ``public/#``, ``competition/#``, ``host/#`` and
+                    ``assignments/#``; never ``arbiter/``; write nothing
+screen (public)     read ``public/#``, ``competition/#``, ``host/#``, ``assignments/#``
+==================  ==============================================================
 
 Every topic comes from the builders of `wuzi.bus.topics`, so the ACL follows the one
 definition of the tree. The broker also holds the limits the venue needs:
@@ -36,6 +41,7 @@ from wuzi.bus import topics
 from wuzi.bus.schemas import MAX_PAYLOAD_BYTES
 from wuzi.config.credentials import DEFAULT_DIRECTOR_ID, BrokerUser, broker_users
 from wuzi.config.venue import VenueConfig
+from wuzi.venue.broadcast_account import broadcast_rules
 
 __all__ = [
     "MAX_INFLIGHT_MESSAGES",
@@ -122,24 +128,35 @@ def _host_rules(venue: str, user: BrokerUser) -> list[AclRule]:
             AclRule(WRITE, topics.table_events(venue, n)),
             AclRule(WRITE, topics.arbiter_alerts(venue, n)),
             AclRule(WRITE, topics.arbiter_state(venue, n)),
-            AclRule(WRITE, topics.public_state(venue, n)),
-            AclRule(WRITE, topics.public_events(venue, n)),
             AclRule(READ, topics.assignment(venue, n)),
         ]
-    rules.append(AclRule(WRITE, topics.host_status(venue, user.name)))
+    rules.append(AclRule(WRITE, topics.host_status(venue, user.ident)))
     rules.append(AclRule(READ, topics.arbiter_commands(venue)))
     return rules
 
 
+def _check_rules(venue: str, user: BrokerUser) -> list[AclRule]:
+    """``wuzi venue check`` publishes the host's status (not retained) to see that the
+    password and the ACL work; nothing more."""
+    return [AclRule(WRITE, topics.host_status(venue, user.ident))]
+
+
 def _director_rules(venue: str, director_id: str) -> list[AclRule]:
+    """The director's persistent connection: events and commands in, its writes out."""
     return [
         AclRule(READWRITE, topics.host_status(venue, director_id)),  # its retained status
         AclRule(READWRITE, topics.all_assignments(venue)),
         AclRule(READWRITE, topics.competition_state(venue)),
-        AclRule(READ, topics.all_table_states(venue)),
         AclRule(READ, topics.all_table_events(venue)),
-        AclRule(READ, topics.all_host_statuses(venue)),
         AclRule(READ, topics.arbiter_commands(venue)),
+    ]
+
+
+def _director_live_rules(venue: str) -> list[AclRule]:
+    """The director's clean-session connection: the retained states, read only."""
+    return [
+        AclRule(READ, topics.all_table_states(venue)),
+        AclRule(READ, topics.all_host_statuses(venue)),
     ]
 
 
@@ -157,25 +174,33 @@ def _screens_rules(venue: str, *, live: bool) -> list[AclRule]:
 
 
 def acl_rules(venue: VenueConfig) -> dict[str, tuple[AclRule, ...]]:
-    """Each broker user's rules, in the order of `broker_users` (its ConfigError included)."""
+    """Each account's rules, in the order of `broker_users` (its ConfigError included)."""
     rules: dict[str, tuple[AclRule, ...]] = {}
     for user in broker_users(venue):
         if user.role == "host":
             found = _host_rules(venue.id, user)
+        elif user.role == "check":
+            found = _check_rules(venue.id, user)
         elif user.role == "director":
             found = _director_rules(venue.id, venue.director_id or DEFAULT_DIRECTOR_ID)
-        elif user.role == "referee":
+        elif user.role == "director-live":
+            found = _director_live_rules(venue.id)
+        elif user.role in ("referee", "referee-send"):
             found = _referee_rules(venue.id)
+        elif user.role == "broadcast":  # read table/, write public/ (docs/broadcast.md)
+            found = [AclRule(access, topic) for access, topic in broadcast_rules(venue.id)]
         else:
-            found = _screens_rules(venue.id, live=user.role == "screens")
+            found = _screens_rules(venue.id, live=user.role == "screen")
         rules[user.name] = tuple(found)
     return rules
 
 
 def _describe(user: BrokerUser) -> str:
     if user.role == "host":
-        return f"host {user.name} (tables {', '.join(map(str, user.tables))})"
-    return f"{user.role} {user.name}"
+        return f"host {user.ident} (tables {', '.join(map(str, user.tables))})"
+    if user.role == "check":
+        return f"wuzi venue check of host {user.ident}"
+    return f"{user.role} {user.ident}"
 
 
 def acl_text(venue: VenueConfig, source: str | None = None) -> str:
@@ -186,7 +211,8 @@ def acl_text(venue: VenueConfig, source: str | None = None) -> str:
         f"# Mosquitto ACL of venue {venue.id!r}, written by `wuzi venue broker-config` from "
         f"{source or venue.source}.",
         "# Do not edit: change the venue file and run the command again (docs/security.md).",
-        "# A user reads and writes only the topics listed; anonymous clients are refused.",
+        "# An account reads and writes only the topics listed; anonymous clients are refused.",
+        "# Each account is one connection: its name is the connection's client id.",
     ]
     for name, user_rules in rules.items():
         lines += ["", f"# {_describe(users[name])}", f"user {name}"]
@@ -197,12 +223,27 @@ def acl_text(venue: VenueConfig, source: str | None = None) -> str:
 # --- mosquitto.conf -----------------------------------------------------------------------
 
 
+_BIND_ID = (
+    "# The client id is the account's name, whatever id the client sends: a login can",
+    "# take over only its own account's session, never another process's. A listener",
+    "# setting: it must follow each listener line (before any, Mosquitto would open a",
+    "# default listener on 1883 for it and leave ours without).",
+    "use_username_as_clientid true",
+)
+
+
 def _listener(port: int, bind: str | None) -> str:
     return f"listener {port}" + (f" {bind}" if bind else "")
 
 
-def mosquitto_conf(venue: VenueConfig, settings: BrokerSettings, source: str | None = None) -> str:
-    """The broker's ``mosquitto.conf`` (Mosquitto 2): listeners, logins, ACL, limits."""
+def mosquitto_conf(
+    venue: VenueConfig,
+    settings: BrokerSettings,
+    source: str | None = None,
+    bridge_dir: str | None = None,
+) -> str:
+    """The broker's ``mosquitto.conf`` (Mosquitto 2): listeners, logins, ACL, limits;
+    with ``bridge_dir``, the folder holding the bridge's 0640 file (`wuzi.venue.bridge`)."""
     if settings.port is None and settings.tls is None:
         raise ValueError("the broker needs a listener: give a port, a TLS listener or both")
     data_dir = settings.data_dir.rstrip("/") + "/"
@@ -218,10 +259,10 @@ def mosquitto_conf(venue: VenueConfig, settings: BrokerSettings, source: str | N
         "",
     ]
     if settings.port is not None:
-        lines += ["# plain MQTT", _listener(settings.port, settings.bind), ""]
+        lines += ["# plain MQTT", _listener(settings.port, settings.bind), *_BIND_ID, ""]
     if settings.tls is not None:
         tls = settings.tls
-        lines += ["# MQTT over TLS", _listener(tls.port, settings.bind)]
+        lines += ["# MQTT over TLS", _listener(tls.port, settings.bind), *_BIND_ID]
         if tls.cafile:
             lines.append(f"cafile {tls.cafile}")
         lines += [f"certfile {tls.certfile}", f"keyfile {tls.keyfile}", "tls_version tlsv1.2", ""]
@@ -249,4 +290,11 @@ def mosquitto_conf(venue: VenueConfig, settings: BrokerSettings, source: str | N
         "log_type information",
         "connection_messages true",
     ]
+    if bridge_dir is not None:
+        lines += [
+            "",
+            "# The bridge to the outside broker: public/# and competition/# only, out only",
+            "# (docs/broadcast.md). Its file holds the remote password: mode 0640.",
+            f"include_dir {bridge_dir}",
+        ]
     return "\n".join(lines) + "\n"

@@ -1,16 +1,20 @@
 """``wuzi venue …``: commands about the venue as a whole (the contract is in docs/security.md).
 
 ``wuzi venue broker-config --config venue.toml --out DIR`` writes the venue broker's
-``DIR/mosquitto.conf``, ``DIR/passwd`` and ``DIR/acl`` from the venue file, and a password
-file for every host, the director and the screens that has none yet (a token file for a
-token referee without one), printing where each went. Existing secrets are kept, and so
+``DIR/mosquitto.conf``, ``DIR/passwd`` and ``DIR/acl`` from the venue file (one account per
+connection, its name the client id: `wuzi.config.credentials`), and a password file for
+every host, the director, the broadcast and each screen that has none yet (a token file
+for a token referee without one), printing where each went. With a ``[bridge]`` in the
+venue file it also writes ``DIR/conf.d/bridge.conf`` (mode 0640, it holds the outside
+broker's password; `wuzi.venue.bridge`), which ``mosquitto.conf`` includes; without one,
+a ``bridge.conf`` left by an earlier run is removed. Existing secrets are kept, and so
 is an old hash that still matches, so running it again logs nobody out. Exit status 0, 1
 with ``wuzi venue broker-config: <what is wrong>`` on a bad venue file or option.
 
 It creates nothing outside ``DIR``, the venue file's ``secrets/`` folder and the broker's
 ``--data-dir``: a secret file the venue file puts anywhere else (``/etc/wuzi/broker.pass``
 for a host, say) names a path on the machine that uses it, so it is written as
-``DIR/secrets/<user>/<file name>`` with a line saying where to copy it (`_place`).
+``DIR/secrets/<id>/<file name>`` with a line saying where to copy it (`_place`).
 
 More ``wuzi venue`` subcommands plug in through `SUBCOMMANDS`.
 """
@@ -48,9 +52,11 @@ def _add_broker_config(subparsers: Any) -> None:
         help="write the Mosquitto config, password file and ACL from the venue file",
         description=(
             "Write DIR/mosquitto.conf, DIR/passwd and DIR/acl for the venue broker: no "
-            "anonymous logins, one user per host, director, referee and screen kind, each "
-            "allowed only its own topics. Password files missing for hosts, the director "
-            "and the screens are created (mode 0600); existing ones are kept."
+            "anonymous logins, one account per connection (its name is the client id: "
+            "use_username_as_clientid), each allowed only its own topics. Password files "
+            "missing for hosts, the director, the broadcast and the screens are created "
+            "(mode 0600); existing ones are kept. With a [bridge] in the venue file, also "
+            "DIR/conf.d/bridge.conf (mode 0640): the public trees out to an outside broker."
         ),
     )
     parser.add_argument("--config", required=True, metavar="VENUE.TOML", help="the venue file")
@@ -176,35 +182,47 @@ def _place(venue: Any, user: Any, out: Path) -> tuple[str, str | None]:
 
     A file in the venue file's ``secrets/`` folder, or one that exists on this machine, is
     used where it is. Any other (an absolute path such as ``/etc/wuzi/broker.pass``, a
-    path on the host that uses it) is kept as ``OUT/secrets/<user>/<file name>``: this
-    command writes nothing outside ``--out`` and ``secrets/``."""
-    from wuzi.config.credentials import default_secret_file
+    path on the host that uses it) is kept as ``OUT/secrets/<id>/<file name>`` (a referee's
+    as ``OUT/secrets/referee-<name>/…``): this command writes nothing outside ``--out`` and
+    ``secrets/``."""
+    from wuzi.config.credentials import secrets_dir
 
     named = Path(user.secret_file)
-    secrets_dir = Path(default_secret_file(venue, user.name)).parent.resolve()
-    if named.resolve().is_relative_to(secrets_dir) or named.exists():
+    try:
+        here = named.resolve().is_relative_to(secrets_dir(venue).resolve()) or named.exists()
+    except OSError:  # a name too long for the file system, say: it is made (and fails) below
+        here = False
+    if here:
         return user.secret_file, None
-    return str(out / "secrets" / user.name / named.name), user.secret_file
+    folder = f"referee-{user.ident}" if user.role.startswith("referee") else user.ident
+    return str(out / "secrets" / folder / named.name), user.secret_file
 
 
 def _secrets(venue: Any, out: Path) -> tuple[dict[str, tuple[str, bool]], list[str]]:
-    """Each account's ``(password, False)`` or ``(hash, True)`` by user name, and the
-    report lines. Secrets missing for hosts, the director, the screens and token
-    referees are made here (mode 0600), where `_place` says."""
+    """Each account's ``(password, False)`` or ``(hash, True)`` by account name, and the
+    report lines. Secrets missing for hosts, the director, the broadcast, the screens and token
+    referees are made here (mode 0600), where `_place` says. Accounts that share a
+    secret (a host and its check, the director's two, a referee's two) share the file:
+    it is made and reported once."""
     from wuzi.bus.auth import AuthError, hash_key, read_token_file
     from wuzi.config.credentials import broker_users
     from wuzi.venue.passwords import PasswdError, ensure_secret
 
     found: dict[str, tuple[str, bool]] = {}
+    by_key: dict[str, tuple[str, bool]] = {}
     report: list[str] = []
     for user in broker_users(venue):
-        what = _ROLE_NAMES[user.role].format(user.name)
+        shared = by_key.get(user.key)
+        if shared is not None:
+            found[user.name] = shared
+            continue
+        what = _ROLE_NAMES[user.role].format(user.ident)
         if user.password_hash is not None:
             try:
                 digest = hash_key(user.password_hash)
             except AuthError as exc:
                 raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
-            found[user.name] = (user.password_hash, True)
+            found[user.name] = by_key[user.key] = (user.password_hash, True)
             report.append(f"{what}: logs in with the password of {user.key}")
             if len(digest) != MOSQUITTO_DIGEST_BYTES:
                 report.append(
@@ -219,12 +237,12 @@ def _secrets(venue: Any, out: Path) -> tuple[dict[str, tuple[str, bool]], list[s
             secret, created = ensure_secret(where)
         except (PasswdError, OSError) as exc:
             raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
-        if user.role == "referee":
+        if user.role.startswith("referee"):
             try:
                 secret = read_token_file(where).decode("utf-8")
             except AuthError as exc:
                 raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
-        found[user.name] = (secret, False)
+        found[user.name] = by_key[user.key] = (secret, False)
         if target is not None:
             done = "created" if created else "kept"
             report.append(
@@ -240,32 +258,36 @@ def _secrets(venue: Any, out: Path) -> tuple[dict[str, tuple[str, bool]], list[s
 
 _ROLE_NAMES = {
     "host": "host {}",
+    "check": "host {}",
     "director": "director {}",
+    "director-live": "director {}",
     "referee": "referee {}",
-    "screens": "live screens (user {})",
-    "screens-public": "public screens (user {})",
+    "referee-send": "referee {}",
+    "screen": "live screen {}",
+    "screen-public": "public screen {}",
+    "broadcast": "broadcast {}",
 }
 
 
 def _whom(user: Any) -> str:
     """Who needs a new secret file, for the report."""
     if user.role == "host":
-        return f"host {user.name}, beside its venue file"
+        return f"host {user.ident}, beside its venue file"
     if user.role == "director":
         return "the director's machine"
     if user.role == "referee":
-        return f"referee {user.name} and every host (it signs the referee's commands)"
-    if user.role == "screens":
-        return "every live screen and table clock display"
-    return "every public (delayed) screen"
+        return f"referee {user.ident} and every host (it signs the referee's commands)"
+    if user.role == "broadcast":
+        return "the machine that runs wuzi broadcast, beside its venue file"
+    return f"the machine of screen {user.ident}, beside its venue file"
 
 
 def _whose(user: Any) -> str:
     """The machines a secret file named by an absolute path belongs on, for the report."""
     if user.role == "host":
-        return f"host {user.name}"
+        return f"host {user.ident}"
     if user.role == "referee":
-        return f"referee {user.name}'s machine and every host"
+        return f"referee {user.ident}'s machine and every host"
     return _whom(user)
 
 
@@ -309,6 +331,7 @@ def _hand_over(paths: list[Path], data_dir: Path, broker_user: str) -> str | Non
 
 def _write_broker_config(args: argparse.Namespace) -> int:
     from wuzi.config import ConfigError, load_venue
+    from wuzi.venue.bridge import BridgeError, bridge_conf, read_bridge_password
     from wuzi.venue.broker_config import acl_text, mosquitto_conf
     from wuzi.venue.passwords import format_passwd, hash_for, write_private
 
@@ -317,9 +340,14 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         out = Path(args.out).resolve()
         settings = _settings(args, venue, out)
         acl = acl_text(venue)
-        conf = mosquitto_conf(venue, settings)
+        bridge = None
+        if venue.bridge is not None:
+            password = read_bridge_password(venue.bridge)
+            bridge = bridge_conf(venue.id, venue.bridge, password)
+        bridge_dir = out / "conf.d"
+        conf = mosquitto_conf(venue, settings, bridge_dir=str(bridge_dir) if bridge else None)
         secrets, report = _secrets(venue, out)
-    except ConfigError as exc:
+    except (ConfigError, BridgeError) as exc:
         raise _Fail(str(exc)) from None
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -336,20 +364,42 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         write_private(out / "passwd", format_passwd(entries), 0o640)
         write_private(out / "acl", acl, 0o640)
         write_private(out / "mosquitto.conf", conf, 0o644)
-        handed = _hand_over([out / "passwd", out / "acl"], data_dir, args.broker_user)
+        private = [out / "passwd", out / "acl"]
+        stale = False
+        if bridge is not None:
+            bridge_dir.mkdir(exist_ok=True)
+            write_private(bridge_dir / "bridge.conf", bridge, 0o640)
+            private.append(bridge_dir / "bridge.conf")
+        elif (bridge_dir / "bridge.conf").exists():  # an earlier run's: no longer included
+            (bridge_dir / "bridge.conf").unlink()
+            stale = True
+        handed = _hand_over(private, data_dir, args.broker_user)
     except OSError as exc:
         raise _Fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
     for line in report:
         print(line)
-    print(f"wrote {out / 'passwd'} ({len(entries)} users)")
+    print(f"wrote {out / 'passwd'} ({len(entries)} accounts)")
     print(f"wrote {out / 'acl'}")
     print(f"wrote {out / 'mosquitto.conf'}")
+    if bridge is not None and venue.bridge is not None:
+        where = f"{venue.bridge.host}:{venue.bridge.port}"
+        print(
+            f"wrote {bridge_dir / 'bridge.conf'} (the bridge to {where}: public/# and "
+            "competition/# out only)"
+        )
+    if stale:
+        print(f"removed {bridge_dir / 'bridge.conf'}: the venue file has no [bridge]")
     if handed:
         print(handed)
     if venue.broker.username is not None:
         print(
-            f"note: the shared [broker] user {venue.broker.username!r} is not a user of this "
-            "broker: every process logs in as itself (docs/security.md)"
+            f"note: the shared [broker] user {venue.broker.username!r} is not an account of "
+            "this broker: every connection logs in with its own (docs/security.md)"
+        )
+    if not (venue.screens.live or venue.screens.public):
+        print(
+            "note: the venue file lists no screens ([screens] live = [...], public = [...]): "
+            "no scoreboard or clock display can log in to this broker"
         )
     print(f"start the broker: mosquitto -c {out / 'mosquitto.conf'}")
     return 0

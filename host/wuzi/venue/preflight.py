@@ -3,8 +3,9 @@
 ``wuzi venue check --config VENUE.TOML [--host ID] [--timeout S]`` validates the venue
 file, then for each table of this host opens the board and the clock (a clock unit's port,
 or the GPIO pins), asks each device's INFO and checks its kind and the serial the venue
-file expects (``board_serial``, ``clock_serial``); then it logs in to the broker as this
-host (`wuzi.config.credentials.broker_login`) and publishes the host's status, not
+file expects (``board_serial``, ``clock_serial``); then it logs in to the broker with the
+host's check account, ``wuzi.<venue>.check.<id>`` (the host's password, an account and
+client id of its own: `wuzi.config.credentials`), and publishes the host's status, not
 retained, with MQTT 5 so that a publish the broker's ACL refuses is seen. Output, one
 line per table, then one for the broker::
 
@@ -19,9 +20,13 @@ Exit 0 when every line is ok, 1 otherwise (and with ``wuzi venue check: <what is
 when the venue file or the host id cannot be used), 2 on a usage error.
 
 It never disturbs a running host: devices are opened exclusively, as the host opens them,
-so a port the host holds is a FAIL that says so; the broker client has an id of its own;
+so a port the host holds is a FAIL that says so; on the broker it logs in with the check
+account, never the host's, because the broker (``use_username_as_clientid``) gives a
+login its account's session and would drop the running host for the host's own login;
 and when any port of this host was busy the status is not published (the host's own
-status stands) — the login alone is checked.
+status stands) — the login alone is checked. The check account has the host's password
+and may write only the host's status, so a good check says the host's password and its
+status topic work; the host's other rights come from the same generated ACL.
 """
 
 from __future__ import annotations
@@ -37,7 +42,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from wuzi.bus.identity import throwaway_client_id
 from wuzi.config.venue import SIMULATED, TableConfig, VenueConfig
 
 __all__ = ["PROG", "add_check", "check_broker", "check_table", "run_check"]
@@ -153,19 +157,22 @@ def check_table(table: TableConfig, timeout_s: float) -> TableResult:
 def check_broker(
     venue: VenueConfig, host_id: str, timeout_s: float, publish: bool = True
 ) -> tuple[bool, str]:
-    """Log in to the venue broker as host ``host_id`` and publish its status (not
-    retained, QoS 1, MQTT 5: a publish the ACL refuses comes back "not authorized")."""
+    """Log in to the venue broker with host ``host_id``'s check account (its password, an
+    account and client id of its own: a running host is never pushed off) and publish the
+    host's status (not retained, QoS 1, MQTT 5: a publish the ACL refuses comes back "not
+    authorized")."""
     from wuzi.bus import topics
     from wuzi.bus.schemas import HostStatus, encode
-    from wuzi.config.credentials import broker_login
+    from wuzi.config.credentials import login
     from wuzi.config.venue import ConfigError
 
     try:
-        username, password = broker_login(venue, "host", host_id)
+        account = login(venue, "check", host_id)  # never the host's: no takeover
     except ConfigError as exc:
         return False, f"FAIL {exc}"
+    username, password = account.username, account.password
     broker = venue.broker
-    user = username if username is not None else "(anonymous)"
+    user = username if username is not None else f"(anonymous: {account.source})"
     where = f"{broker.host}:{broker.port}"
     host = venue.host(host_id)
     tables = tuple(t.number for t in host.tables)
@@ -179,7 +186,7 @@ def check_broker(
         broker.ca_file,
         username,
         password,
-        throwaway_client_id(venue.id, "check"),  # never the real host's id: no takeover
+        account.client_id,  # the check account's own id: the running host stays
         (topic, encode(status)) if publish else None,
         user,
         timeout_s,
@@ -313,7 +320,8 @@ def add_check(subparsers: Any) -> None:
         description=(
             "Validate the venue file; for each table of this host open the board and the "
             "clock, ask their INFO and check the serials the venue file expects; log in to "
-            "the broker as this host and publish its status. One line per table, then one "
+            "the broker with this host's check account (its password; the running host is "
+            "never pushed off) and publish its status. One line per table, then one "
             "for the broker; exit 0 when every line is ok. Ports a running host holds are "
             "reported busy, never taken."
         ),

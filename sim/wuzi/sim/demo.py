@@ -10,7 +10,10 @@ Contract (README "wuzi demo"):
   display it renders scoreboard frames to PNG files instead. It prints the final
   standings and writes ``DIR/games/NAME.json`` (each game's record), ``DIR/truth/NAME.json``
   (the bots' own moves), ``DIR/standings.json`` (``[{"place": n, "team": …}]``) and
-  ``DIR/screens/*.png``. ``--faults`` kills and restarts hosts and the director, restarts
+  ``DIR/screens/*.png``. The public feed runs beside it — ``wuzi broadcast`` (delay 0) and
+  ``wuzi web``, whose address it prints (``http://127.0.0.1:8080/``, or a free port) — and
+  the scoreboard reads that feed (``--public``), as a hall's public screen does.
+  ``--faults`` kills and restarts hosts and the director, restarts
   the broker, cuts a host off the network and disturbs the boards during the run.
   Exit 0 when the final ended and its checks hold (``wuzi.sim.final.check``), 1 when the
   run or a check failed (the reason on stderr), 2 on a usage error.
@@ -67,6 +70,7 @@ def _command(args: argparse.Namespace) -> int:
         screens_every_s=args.screens_every,
         timeout_s=args.timeout,
         log=sys.stdout,
+        public_feed=True,
     )
 
     def stop(_signal: int, _frame: object) -> None:

@@ -3,8 +3,11 @@
 ``export(record, fmt)`` gives ``str`` for text formats and ``bytes`` for binary ones;
 ``load(data, fmt)`` takes ``str`` or ``bytes`` (text formats decode UTF-8) and returns a
 ``GameRecord``. A malformed file raises ``RecordFormatError`` naming the line (text) or
-the byte offset (binary). ``format_for_path`` picks a format from a file name;
-``read_record`` and ``write_record`` are the only functions here that touch files.
+the byte offset (binary); what a reader reads past (a file another program wrote a little
+off the format) goes to ``load(…, warn=callback)`` as a sentence naming the line or byte,
+or without a callback is issued as a ``RecordWarning`` (``wuzi.rules.formats.common``).
+``format_for_path`` picks a format from a file name; ``read_record`` and ``write_record``
+are the only functions here that touch files.
 
 =================  ==============  =========================================  =========
 name               extensions      what it is                                 reads back
@@ -27,8 +30,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from wuzi.rules.errors import RecordFormatError
+from wuzi.rules.formats.common import RecordWarning, Warn
 from wuzi.rules.formats.movelist import export_moves, export_numbered, load_moves
 from wuzi.rules.formats.psq import export_psq, load_psq
 from wuzi.rules.formats.renlib import export_lib, export_pos, load_lib, load_pos
@@ -40,6 +45,9 @@ from wuzi.rules.record_json import record_from_json, record_to_json
 __all__ = [
     "FORMATS",
     "Format",
+    "RecordReader",
+    "RecordWarning",
+    "Warn",
     "export",
     "format_for_path",
     "get_format",
@@ -47,6 +55,12 @@ __all__ = [
     "read_record",
     "write_record",
 ]
+
+
+class RecordReader(Protocol):
+    """A format's reader: the data, and where to report what it reads past."""
+
+    def __call__(self, data: str | bytes, /, *, warn: Warn | None = None) -> GameRecord: ...
 
 
 @dataclass(frozen=True)
@@ -58,23 +72,31 @@ class Format:
     description: str
     binary: bool
     writer: Callable[[GameRecord], str | bytes]
-    reader: Callable[[str | bytes], GameRecord] | None
+    reader: RecordReader | None
 
 
 def _json(record: GameRecord) -> str:
     return record_to_json(record)
 
 
+def _read_json(data: str | bytes, /, *, warn: Warn | None = None) -> GameRecord:
+    return record_from_json(data)  # Wuzi's own format: anything off is an error
+
+
+def _read_moves(data: str | bytes, /, *, warn: Warn | None = None) -> GameRecord:
+    return load_moves(data)  # a move list has nothing to read past
+
+
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
-        Format("json", (".json",), "Wuzi JSON record (everything)", False, _json, record_from_json),
+        Format("json", (".json",), "Wuzi JSON record (everything)", False, _json, _read_json),
         Format("sgf", (".sgf",), "SGF FF[4] GM[4] (everything)", False, export_sgf, load_sgf),
         Format("psq", (".psq",), "Piskvork game (moves, times)", False, export_psq, load_psq),
         Format("pos", (".pos",), "RenLib position (moves)", True, export_pos, load_pos),
         Format("lib", (".lib",), "RenLib library (moves)", True, export_lib, load_lib),
-        Format("moves", (".txt", ".moves"), "plain move list", False, export_moves, load_moves),
-        Format("moves-numbered", (), "numbered move list", False, export_numbered, load_moves),
+        Format("moves", (".txt", ".moves"), "plain move list", False, export_moves, _read_moves),
+        Format("moves-numbered", (), "numbered move list", False, export_numbered, _read_moves),
         Format("sheet", (".sheet.txt",), "score sheet, text", False, export_scoresheet_text, None),
         Format(
             "sheet-html",
@@ -110,14 +132,17 @@ def export(record: GameRecord, fmt: str) -> str | bytes:
     return get_format(fmt).writer(record)
 
 
-def load(data: str | bytes, fmt: str) -> GameRecord:
-    """Read a record in format ``fmt``; a malformed file names its line or byte."""
+def load(data: str | bytes, fmt: str, *, warn: Warn | None = None) -> GameRecord:
+    """Read a record in format ``fmt``; a malformed file names its line or byte.
+
+    What the reader reads past is handed to ``warn`` (one sentence each, naming the line
+    or byte); without it each is issued as a ``RecordWarning``."""
     f = get_format(fmt)
     if f.reader is None:
         raise RecordFormatError(
             f"the {f.name} format ({f.description}) is written for people; it cannot be read"
         )
-    return f.reader(data)
+    return f.reader(data, warn=warn)
 
 
 def format_for_path(path: str | os.PathLike[str]) -> str:
@@ -136,9 +161,11 @@ def format_for_path(path: str | os.PathLike[str]) -> str:
     )
 
 
-def read_record(path: str | os.PathLike[str], fmt: str | None = None) -> GameRecord:
+def read_record(
+    path: str | os.PathLike[str], fmt: str | None = None, *, warn: Warn | None = None
+) -> GameRecord:
     """Read a record file (the format from its name unless given). A thin shell: I/O only."""
-    return load(Path(path).read_bytes(), fmt or format_for_path(path))
+    return load(Path(path).read_bytes(), fmt or format_for_path(path), warn=warn)
 
 
 def write_record(record: GameRecord, path: str | os.PathLike[str], fmt: str | None = None) -> None:

@@ -1,8 +1,38 @@
-"""Helpers shared by the record formats: text decoding and error wording."""
+"""Helpers shared by the record formats: text decoding, error wording and warnings.
+
+A reader reports what is wrong but not fatal in a file another program wrote (``GM[1]``
+on a 15×15 board, an unknown ``RU``, bytes after a ``.pos`` file's moves…) as a
+*warning*: one sentence naming the line or byte, like an error's message, handed to the
+``warn`` callback every reader takes (``load(data, fmt, warn=…)``). The record is read all
+the same. Without a callback a warning is issued as a Python ``RecordWarning`` (so a
+library caller sees it unless they filter it); ``wuzi rules record`` prints each one on
+stderr as ``warning: FILE: …`` and exits 0.
+"""
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable
+
 from wuzi.rules.errors import RecordFormatError
+
+Warn = Callable[[str], None]
+"""Where a reader reports a problem it reads past: one sentence naming the line or byte."""
+
+
+class RecordWarning(UserWarning):
+    """A record file's problem that the reader read past (see ``Warn``)."""
+
+
+def warner(warn: Warn | None) -> Warn:
+    """``warn`` itself, or (None) a callback issuing each message as a ``RecordWarning``."""
+    if warn is not None:
+        return warn
+
+    def issue(message: str) -> None:
+        warnings.warn(message, RecordWarning, stacklevel=3)  # at the reader's caller
+
+    return issue
 
 
 def decode_text(data: str | bytes, what: str) -> str:

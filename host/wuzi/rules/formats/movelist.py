@@ -16,7 +16,7 @@ from wuzi.rules.errors import RecordFormatError, RulesError
 from wuzi.rules.formats.common import decode_text, split_lines
 from wuzi.rules.record import GameRecord, alternating_moves, point_text
 
-_NUMBERED = re.compile(r"(\d+)\.(.*)\Z")
+_NUMBERED = re.compile(r"(\d{1,12})\.(.*)\Z")  # longer: no move number (nor convertible)
 
 
 def export_moves(record: GameRecord) -> str:
@@ -59,7 +59,8 @@ def _read_token(token: str, line: int, points: list[Point | None], seen: dict[Po
         p = parse_point(token)
     except RulesError:
         raise RecordFormatError(
-            f"line {line}: {token!r} is not a point (a–o and 1–15, e.g. h8) or 'pass'"
+            f"line {line}: {token[:30]!r}{'…' if len(token) > 30 else ''} is not a point "
+            "(a–o and 1–15, e.g. h8) or 'pass'"
         ) from None
     if p in seen:
         raise RecordFormatError(

@@ -6,8 +6,10 @@ with ``x`` 1–15 from the left (a–o) and ``y`` 1–15 from the *top* (its tex
 row 15 first), so Wuzi's row ``r`` is RenLib's ``y = 16 - r``.
 
 ``.pos``: byte 0 is the number of moves N (RenLib refuses 0 and anything above 225), then
-N bytes, one per move, ``(y - 1) * 15 + (x - 1)``; nothing follows. Black moves first and
-the colours alternate; there is no way to write a pass.
+N bytes, one per move, ``(y - 1) * 15 + (x - 1)``. Black moves first and the colours
+alternate; there is no way to write a pass. RenLib writes nothing after the moves, but its
+``Pos::Read`` reads the file into a 226-byte buffer and uses only bytes 0 to N, so a file
+padded after its moves opens in RenLib: Wuzi reads it the same way, with a warning.
 
 ``.lib``: a 20-byte header ``FF 'RenLib' FF 03 04`` + ten ``FF``, then the tree in
 pre-order, two bytes per node: the point ``16 * (y - 1) + x`` (0 for no point: the root,
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 
 from wuzi.rules.board import POINTS, SIZE, Colour, Point, point_name
 from wuzi.rules.errors import RecordFormatError
-from wuzi.rules.formats.common import binary
+from wuzi.rules.formats.common import Warn, binary, warner
 from wuzi.rules.record import GameRecord, alternating_moves
 
 # --- .pos -----------------------------------------------------------------------------
@@ -54,8 +56,10 @@ def export_pos(record: GameRecord) -> bytes:
     return bytes(out)
 
 
-def load_pos(data: str | bytes) -> GameRecord:
-    """Read a ``.pos`` file; errors name the byte offset. N = 0 is read as no moves."""
+def load_pos(data: str | bytes, *, warn: Warn | None = None) -> GameRecord:
+    """Read a ``.pos`` file; errors name the byte offset. N = 0 is read as no moves.
+
+    Bytes after the N moves are ignored, as RenLib ignores them, with a warning."""
     raw = binary(data, "RenLib .pos")
     if not raw:
         raise RecordFormatError("byte 0: empty file; a .pos file starts with its number of moves")
@@ -67,8 +71,9 @@ def load_pos(data: str | bytes) -> GameRecord:
             f"byte {len(raw)}: the file ends after {len(raw) - 1} of its {n} moves"
         )
     if len(raw) > n + 1:
-        raise RecordFormatError(
-            f"byte {n + 1}: {len(raw) - n - 1} unexpected byte(s) after the {n} moves"
+        warner(warn)(
+            f"byte {n + 1}: {len(raw) - n - 1} byte(s) after the {n} moves ignored "
+            "(RenLib reads only the moves too)"
         )
     points: list[Point | None] = []
     seen: dict[Point, int] = {}
@@ -147,7 +152,10 @@ def _lib_comment(record: GameRecord) -> str:
         for line in (
             record.event,
             f"Round: {record.round}" if record.round else "",
+            f"Match: {record.match}" if record.match is not None else "",
+            f"Board: {record.board}" if record.board is not None else "",
             f"Table: {record.table}" if record.table is not None else "",
+            f"Start: {record.start_time}" if record.start_time else "",
             f"Rule: {record.ruleset}",
             f"Opening: {record.opening.label}",
             f"Result: {record.result.reason}" if record.result else "",
@@ -155,6 +163,44 @@ def _lib_comment(record: GameRecord) -> str:
         if line
     ]
     return f"{black} - {white}{score}\x08" + "\r\n".join(lines)
+
+
+def export_lib_games(records: list[GameRecord] | tuple[GameRecord, ...]) -> bytes:
+    """Several games as one RenLib library (a round's games, for a renju database): one
+    tree from the root, games sharing their first moves sharing those nodes, each game's
+    comment (``_lib_comment``) on its last node — two games ending on the same node have
+    their comments joined by a blank line. RenLib opens it and shows every game as a
+    variation; ``load_lib`` reads the first."""
+    root = _Tree(None)
+    for record in records:
+        node = root
+        for move in record.moves:
+            child = next((c for c in node.children if c.point == move.point), None)
+            if child is None:
+                child = _Tree(move.point)
+                node.children.append(child)
+            node = child
+        node.comments.append(_lib_comment(record))
+    out = bytearray(LIB_HEADER)
+    stack: list[tuple[_Tree, bool]] = [(root, False)]
+    while stack:  # pre-order; iterative, so a long game cannot exhaust Python's stack
+        node, sibling = stack.pop()
+        flags = (_SIBLING if sibling else 0) | (0 if node.children else _LEAF)
+        flags |= _COMMENT if node.comments else 0
+        out += bytes([_lib_byte(node.point), flags])
+        if node.comments:
+            first, *more = node.comments
+            out += _lib_text(first + "".join("\r\n\r\n" + c.replace("\x08", "\r\n") for c in more))
+        last = len(node.children) - 1
+        stack.extend((c, i < last) for i, c in reversed(list(enumerate(node.children))))
+    return bytes(out)
+
+
+@dataclass
+class _Tree:
+    point: Point | None
+    children: list[_Tree] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -165,7 +211,7 @@ class _Node:
     children: list[_Node] = field(default_factory=list)
 
 
-def load_lib(data: str | bytes) -> GameRecord:
+def load_lib(data: str | bytes, *, warn: Warn | None = None) -> GameRecord:
     """Read a library and return its first variation as a game; errors name the byte."""
     raw = binary(data, "RenLib .lib")
     offset = _check_header(raw)

@@ -2,8 +2,9 @@
 
 Two renderings of the same content: plain text (80 columns, for a terminal or a line
 printer) and a self-contained HTML page with print CSS for A4. Both carry the header
-(event, round, table, game, date, players with seat, team and id, rule set and mode,
-time control, the opening with who set it, the swap decisions and the fifth-move offers),
+(event, round, match, board, table, game, date, players with seat, team and id, rule
+set and mode, time control, the opening with who set it, the swap decisions and the
+fifth-move offers),
 every move with its number, its time stamp and the mover's clock after the press, the
 claims, infractions and referee actions, the result with its reason, and signature lines
 for both players and the referee. A score sheet is for people: it is written, never read.
@@ -65,6 +66,8 @@ def _build(record: GameRecord) -> _Sheet:
     for label, value in (
         ("Event", record.event),
         ("Round", record.round),
+        ("Match", "" if record.match is None else str(record.match)),
+        ("Board", "" if record.board is None else str(record.board)),
         ("Table", "" if record.table is None else str(record.table)),
         ("Game", "" if record.game_number is None else str(record.game_number)),
         ("Started", record.start_time),

@@ -17,10 +17,23 @@ part), and empty parts stand for "not known".
 
 The reader takes the first game of a collection and the first variation at every branch.
 Setup stones (``AB``/``AW``/``AE``) are refused: a record is a sequence of moves.
+
+Files other programs wrote are read with a warning (``warn``) where they stray from
+FF[4] GM[4] but say enough: ``GM[1]`` (GoWrite, KataGomo) or ``GM[5]`` (ZJRenju, ORC) on
+an ``SZ[15]`` board; an ``RU`` Wuzi does not know (``Yamaguchi``, ``swap2``, ``五子棋``…),
+kept as the tag ``sgf-rules``; a property Wuzi does not read given twice in one node
+(GoWrite's ``LB``). ``CA[gb2312]`` is decoded as GB18030, the superset of GB2312 and
+GBK that such files really hold. Gomoku Quest's opening stones (``QPR[hh,hg,jf]``, the
+designated opening) and White's fourth move (``QSLW[ig]``) are the game's first moves.
+Renju servers' ``5A`` (the fifth move's alternative; no valid SGF identifier, but RenLib
+reads it) is kept as the tag ``sgf-5A``; any other identifier that is not letters is an
+error naming it.
 """
 
 from __future__ import annotations
 
+import codecs
+import dataclasses
 import datetime
 import re
 from collections.abc import Callable, Iterator
@@ -28,9 +41,11 @@ from collections.abc import Callable, Iterator
 from wuzi.base import __version__
 from wuzi.rules.board import SIZE, Colour, Point, parse_point, point_name
 from wuzi.rules.errors import RecordFormatError, RulesError
-from wuzi.rules.formats.common import decode_text
+from wuzi.rules.formats.common import Warn, decode_text, warner
 from wuzi.rules.formats.sgf_tree import (
+    Prop,
     Reader,
+    Repeat,
     composed,
     escape_part,
     escape_text,
@@ -100,6 +115,7 @@ def export_sgf(record: GameRecord) -> str:
         ("WT", white.team),
         ("EV", record.event),
         ("RO", record.round),
+        ("GN", _game_name(record)),
     ):
         if value:
             root.append((ident, [escape_text(value)]))
@@ -128,6 +144,16 @@ def export_sgf(record: GameRecord) -> str:
     return "\n".join(lines) + ")\n"
 
 
+def _game_name(record: GameRecord) -> str:
+    """``GN``, the game's name as a viewer lists it: ``round 1, match 5, board 2: 上海 –
+    广东`` (the teams, or the players when there are no teams, Black's first); not read
+    back: ``RO``, ``WZMA``, ``WZBD`` and the players hold the same."""
+    black, white = record.player_of(Colour.BLACK), record.player_of(Colour.WHITE)
+    sides = (black.team, white.team) if black.team and white.team else (black.name, white.name)
+    who = " – ".join(sides) if all(sides) else ""
+    return ": ".join(part for part in (record.label, who) if part)
+
+
 def _sgf_move(p: Point | None) -> str:
     return "" if p is None else sgf_point(p)
 
@@ -150,6 +176,10 @@ def _private_root(record: GameRecord) -> list[tuple[str, list[str]]]:
     for ident, p in (("WZPF", record.first), ("WZPS", record.second)):
         if p != Player():
             props.append((ident, [composed(p.name, p.id, p.team)]))
+    if record.match is not None:
+        props.append(("WZMA", [str(record.match)]))
+    if record.board is not None:
+        props.append(("WZBD", [str(record.board)]))
     if record.table is not None:
         props.append(("WZTB", [str(record.table)]))
     if record.game_number is not None:
@@ -246,8 +276,8 @@ Fail = Callable[[str], RecordFormatError]
 
 
 def _to_int(text: str, fail: Fail) -> int:
-    if not re.fullmatch(r"-?\d+", text.strip()):
-        raise fail(f"{text!r} is not a whole number")
+    if not re.fullmatch(r"-?\d{1,15}", text.strip()):  # longer: garbage, and slow to convert
+        raise fail(f"{text[:30]!r} is not a whole number of at most 15 digits")
     return int(text)
 
 
@@ -309,15 +339,20 @@ def _sgf_point_of(value: str, fail: Fail) -> Point | None:
 
 
 def _ms_of_seconds(text: str, fail: Fail) -> int:
-    if not re.fullmatch(r"-?\d+(\.\d*)?", text.strip()):
-        raise fail(f"{text!r} is not a number of seconds")
+    if not re.fullmatch(r"-?\d{1,12}(\.\d*)?", text.strip()):
+        raise fail(f"{text[:30]!r} is not a number of seconds (at most 12 digits before '.')")
     sign = -1 if text.strip().startswith("-") else 1
     whole, _, frac = text.strip().lstrip("-").partition(".")
     return sign * (int(whole) * 1000 + int((frac + "000")[:3]))
 
 
+_GB = ("gb2312", "gbk")
+"""Character sets read as GB18030: Chinese renju programs label GBK text ``CA[gb2312]``
+(GB2312 lacks characters such as 堃 that players' names use), and GB18030 holds both."""
+
+
 def _sgf_text(data: str | bytes) -> str:
-    """UTF-8, or the character set the file names in ``CA[…]`` (e.g. GB2312 files)."""
+    """UTF-8, or the character set the file names in ``CA[…]`` (GB2312/GBK as GB18030)."""
     if isinstance(data, str):
         return data
     try:
@@ -328,60 +363,173 @@ def _sgf_text(data: str | bytes) -> str:
             raise
         charset = match.group(1).decode("ascii")
         try:
-            return bytes(data).decode(charset)
+            info = codecs.lookup(charset)
         except LookupError:
             raise RecordFormatError(f"CA[{charset}]: unknown character set") from None
+        if not getattr(info, "_is_text_encoding", True):  # uu, base64, zlib…: no text
+            raise RecordFormatError(f"CA[{charset}]: not a character set") from None
+        codec = info.name
+        if codec in _GB:
+            codec = "gb18030"
+        try:
+            return bytes(data).decode(codec)
         except UnicodeDecodeError as exc:
             raise RecordFormatError(
                 f"byte {exc.start}: not {charset} text (CA[{charset}])"
             ) from None
 
 
-def load_sgf(data: str | bytes) -> GameRecord:
-    """Read an SGF game; the first game of a collection, the main line of its tree."""
-    nodes = parse_main_line(_sgf_text(data))
+def load_sgf(data: str | bytes, *, warn: Warn | None = None) -> GameRecord:
+    """Read an SGF game; the first game of a collection, the main line of its tree.
+
+    What another program wrote that strays from FF[4] GM[4] but can be read (see the
+    module's docstring) is reported to ``warn`` (``wuzi.rules.formats.common.Warn``).
+    """
+    report = warner(warn)
+    nodes = parse_main_line(_sgf_text(data), odd=(_FIFTH,))
     if not nodes:
         raise RecordFormatError("line 1: the game tree has no node")
-    root = Reader(nodes[0])
-    _check_game(root)
+    repeat = _repeats(report)
+    root = Reader(nodes[0], repeat)
+    _check_game(root, report)
     black_seat = Seat.FIRST
     if root.has("WZBS"):
         black_seat = _seat_of(root.text("WZBS"), lambda m: root.error("WZBS", m))
 
     moves: list[RecordedMove] = []
     move_lines: list[int] = []
+    quest: list[RecordedMove] = []  # Gomoku Quest's opening stones, which B/W may repeat
+    echo: list[RecordedMove] = []
     for props in nodes:
-        node = Reader(props) if props is not nodes[0] else root
+        node = Reader(props, repeat) if props is not nodes[0] else root
         for setup in ("AB", "AW", "AE"):
             if node.has(setup):
                 raise node.error(setup, "setup stones are not supported in a game record")
+        for ident in _QUEST:
+            for point in _quest_points(node, ident):
+                colour = Colour.BLACK if len(moves) % 2 == 0 else Colour.WHITE
+                seat = black_seat if colour is Colour.BLACK else black_seat.other
+                stone = RecordedMove(point, colour, seat)
+                moves.append(stone)
+                move_lines.append(node.props[ident].line)
+                quest.append(stone)
+                echo.append(stone)
         move = _read_move(node, black_seat)
         if move is not None:
+            if echo and (move.point, move.colour) == (echo[0].point, echo[0].colour):
+                echo.pop(0)  # the opening's stone written again as B/W: the same move
+                continue
+            echo.clear()
             moves.append(move)
             colour_ident = "B" if move.colour is Colour.BLACK else "W"
             move_lines.append(node.props[colour_ident].line)
     check_moves(tuple(moves), lambda i: f"line {move_lines[i]}: move {i + 1}")
 
     first, second = _players(root, black_seat)
+    ruleset, tags = _ruleset(root, report), _tags(root)
+    fifth = [p for props in nodes for p in props if p.ident == _FIFTH]
+    if fifth:
+        tags.setdefault(f"sgf-{_FIFTH}", " ".join(v for p in fifth for v in p.values))
+        report(
+            f"line {fifth[0].line}: {_FIFTH!r} is not a valid property identifier (SGF "
+            f"identifiers are letters A–Z only), but renju programs write it for the fifth "
+            f"move's alternatives and RenLib reads it: kept as the tag sgf-{_FIFTH}"
+        )
+    if ruleset is None:
+        ruleset = "renju"
+        tags.setdefault("sgf-rules", root.text("RU").strip())
     return GameRecord(
         moves=tuple(moves),
         result=_result(root),
-        ruleset=_ruleset(root),
+        ruleset=ruleset,
         mode=_mode(root),
-        opening=_opening(root),
+        opening=_quest_opening(root, _opening(root), quest),
         black_seat=black_seat,
         claims=tuple(_claims(root)),
         infractions=tuple(_infractions(root)),
         referee_actions=tuple(_referee_actions(root)),
         event=root.text("EV"),
         round=root.text("RO"),
+        match=_opt_int(root.text("WZMA"), lambda m: root.error("WZMA", m), 1),
+        board=_opt_int(root.text("WZBD"), lambda m: root.error("WZBD", m), 1),
         table=_opt_int(root.text("WZTB"), lambda m: root.error("WZTB", m)),
         game_number=_opt_int(root.text("WZGN"), lambda m: root.error("WZGN", m), 1),
         first=first,
         second=second,
         time_control=root.text("WZTC") if root.has("WZTC") else root.text("TM"),
         start_time=_start_time(root),
-        tags=_tags(root),
+        tags=tags,
+    )
+
+
+_ROOT_READ = frozenset({"GM", "SZ", "CA", "RU", "PB", "PW", "BT", "WT", "EV", "RO", "DT", "TM"})
+_READ = _ROOT_READ | {"RE", "B", "W", "BL", "WL", "AB", "AW", "AE", "QPR", "QSLW"}
+"""The standard (and Gomoku Quest's) properties Wuzi reads; its own ``WZ…`` ones too."""
+
+
+def _repeats(report: Warn) -> Repeat:
+    """A property given twice in one node: an error if Wuzi reads it, else one warning."""
+    warned: set[str] = set()
+
+    def repeat(prop: Prop, first: Prop) -> None:
+        if prop.ident in _READ or prop.ident.startswith("WZ"):
+            raise RecordFormatError(f"line {prop.line}: property {prop.ident} given twice")
+        if prop.ident not in warned:
+            warned.add(prop.ident)
+            report(
+                f"line {prop.line}: property {prop.ident} given twice in one node (first on "
+                f"line {first.line}); Wuzi does not read {prop.ident}, so both are ignored"
+            )
+
+    return repeat
+
+
+_FIFTH = "5A"
+"""The fifth move's alternative(s) (RIF's 五手两打): not an SGF identifier (it starts
+with a digit), but RenLib's ``Sgf::Parse`` reads it, from the SGF files of renju game
+servers (``GM[5]``, ``GN[A-B(B) : RIF rule]``, ``RE[W+Resign]``, ``5A[gg]``)."""
+
+_QUEST = ("QPR", "QSLW")
+"""Gomoku Quest's opening: ``QPR[hh,hg,jf]`` the opening's stones from Black (the
+designated opening, 珠型), ``QSLW[ig]`` White's next move; B/W nodes follow (and may
+repeat those stones first)."""
+
+
+def _quest_points(node: Reader, ident: str) -> list[Point | None]:
+    prop = node.props.get(ident)
+    if prop is None:
+        return []
+    points: list[Point | None] = []
+    for value in prop.values:
+        for part in re.split(r"[,\s]+", value.strip()):
+            if part:
+                points.append(_sgf_point_of(part, lambda m: node.error(ident, m)))
+    if not points or None in points:
+        raise node.error(ident, f"{_brackets(prop)} is not a list of points such as [hh,hg,jf]")
+    return points
+
+
+def _brackets(prop: Prop) -> str:
+    return "".join(f"[{v}]" for v in prop.values)
+
+
+def _quest_opening(
+    root: Reader, opening: OpeningRecord, quest: list[RecordedMove]
+) -> OpeningRecord:
+    """The designated opening Gomoku Quest's ``QPR`` placed, unless Wuzi's own props say."""
+    from wuzi.rules.designated import match_designated
+
+    if root.has("WZOP") or len(quest) < 3:
+        return opening
+    try:
+        designated = match_designated([m.point for m in quest[:3] if m.point is not None]).opening
+    except RulesError:
+        return opening
+    return dataclasses.replace(
+        opening,
+        procedure="designated",
+        opening_id=designated.id,
+        opening_name=f"{designated.chinese} {designated.romaji}",
     )
 
 
@@ -409,13 +557,24 @@ def _tags(root: Reader) -> dict[str, str]:
     return tags
 
 
-def _check_game(root: Reader) -> None:
+_GAMES = {"1": "Go", "2": "Othello", "3": "chess", "5": "Nine Men's Morris"}
+
+
+def _check_game(root: Reader, report: Warn) -> None:
+    size = root.text("SZ").strip() if root.has("SZ") else None
+    fifteen = size in (str(SIZE), f"{SIZE}:{SIZE}")
     if root.has("GM") and root.text("GM").strip() != "4":
-        raise root.error("GM", f"GM[{root.text('GM')}] is not Gomoku/Renju (GM[4])")
-    if root.has("SZ"):
-        size = root.text("SZ").strip()
-        if size not in (str(SIZE), f"{SIZE}:{SIZE}"):
-            raise root.error("SZ", f"the board is {size}; Wuzi plays on 15×15")
+        game = root.text("GM").strip()
+        if not (fifteen and game.isascii() and game.isdigit()):
+            also = "" if size is not None else "; no SZ[15] says the board is 15×15"
+            raise root.error("GM", f"GM[{root.text('GM')}] is not Gomoku/Renju (GM[4]){also}")
+        report(
+            f"line {root.props['GM'].line}: GM[{game}] is {_GAMES.get(game, 'not Gomoku')}'s "
+            f"number, not Gomoku/Renju's (GM[4]), but the board is SZ[{size}]: read as "
+            "Gomoku/Renju (GoWrite and KataGomo write GM[1], ZJRenju and ORC GM[5])"
+        )
+    if size is not None and not fifteen:
+        raise root.error("SZ", f"the board is {size}; Wuzi plays on 15×15")
 
 
 def _read_move(node: Reader, black_seat: Seat) -> RecordedMove | None:
@@ -454,16 +613,33 @@ def _players(root: Reader, black_seat: Seat) -> tuple[Player, Player]:
     return by_seat[Seat.FIRST], by_seat[Seat.SECOND]
 
 
-def _ruleset(root: Reader) -> str:
+_KATAGOMO_RULES = re.compile(
+    r"basicrule(renju|standard|freestyle)(?:vcnrulenovc)?(?:firstpasswin0)?(?:maxmoves0)?",
+    re.IGNORECASE,
+)
+"""KataGomo's ``Rules::toString`` (``basicruleRENJUvcnruleNOVCfirstpasswin0maxmoves0``)
+when it names a plain rule set: its VCN rule off (``NOVC``), no first-pass win, no move
+limit. Any other value of those is a variant Wuzi cannot hold (an unknown ``RU``)."""
+
+
+def _ruleset(root: Reader, report: Warn) -> str | None:
+    """The canonical rule set; None (after a warning) for an ``RU`` Wuzi does not know."""
     from wuzi.rules.ruleset import RuleSet
 
     text = root.text("RU").strip()
     if not text:
         return "renju"
+    katagomo = _KATAGOMO_RULES.fullmatch(text)
+    if katagomo:
+        return katagomo.group(1).lower()
     try:
         return str(RuleSet.parse(text))
     except RulesError as exc:
-        raise root.error("RU", str(exc)) from None
+        report(
+            f"line {root.props['RU'].line}: RU[{text}]: {exc}; read as renju, and the "
+            "text kept as the tag sgf-rules"
+        )
+        return None
 
 
 def _mode(root: Reader) -> str:

@@ -9,7 +9,7 @@ property starts on so that every later error can name it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 from wuzi.rules.errors import RecordFormatError
@@ -40,10 +40,15 @@ class Prop:
 
 
 _IDENT = re.compile(r"[A-Za-z]+")
+_WORD = re.compile(r"\w+")  # what a writer may have meant as an identifier (e.g. ``5A``)
 
 
-def parse_main_line(text: str) -> list[list[Prop]]:
-    """The nodes of the first game's main line; a syntax error names its line."""
+def parse_main_line(text: str, odd: Collection[str] = ()) -> list[list[Prop]]:
+    """The nodes of the first game's main line; a syntax error names its line.
+
+    An identifier that is not letters is an error naming it, unless it is one of ``odd``
+    (identifiers some writers use all the same, e.g. ``5A``): that is kept as it is.
+    """
     nodes: list[list[Prop]] = []
     stack: list[list[int]] = []  # per open tree: [is_main, children seen]
     i, line, n = 0, 1, len(text)
@@ -86,12 +91,20 @@ def parse_main_line(text: str) -> list[list[Prop]]:
             if stack[-1][0]:
                 nodes.append([])
             i += 1
-        elif c.isalpha():
+        elif c.isalnum() or c == "_":
             if not in_node:
                 raise RecordFormatError(f"line {line}: property outside a node (missing ';')")
-            m = _IDENT.match(text, i)
+            m = _WORD.match(text, i)
             assert m is not None
-            ident = "".join(ch for ch in m.group() if ch.isupper())
+            if m.group() in odd:
+                ident = m.group()
+            elif not _IDENT.fullmatch(m.group()):
+                raise RecordFormatError(
+                    f"line {line}: {m.group()!r} is not a valid property identifier "
+                    "(SGF identifiers are letters A–Z only)"
+                )
+            else:
+                ident = "".join(ch for ch in m.group() if ch.isupper())
             if not ident:
                 raise RecordFormatError(f"line {line}: {m.group()!r} is not a property name")
             start_line = line
@@ -180,14 +193,28 @@ def split_parts(raw: str) -> list[str]:
     return parts
 
 
-class Reader:
-    """Typed access to one node's properties; every error names the property and line."""
+Repeat = Callable[[Prop, Prop], None]
+"""Told of a property given twice in one node (the repeat, then the first): raises
+RecordFormatError to refuse it, or returns to have the values joined to the first's."""
 
-    def __init__(self, props: list[Prop]) -> None:
+
+class Reader:
+    """Typed access to one node's properties; every error names the property and line.
+
+    A property given twice in one node is an error unless ``repeat`` accepts it (see
+    ``Repeat``); then the repeat's values are added to the first's.
+    """
+
+    def __init__(self, props: list[Prop], repeat: Repeat | None = None) -> None:
         self.props: dict[str, Prop] = {}
         for prop in props:
-            if prop.ident in self.props:
-                raise RecordFormatError(f"line {prop.line}: property {prop.ident} given twice")
+            first = self.props.get(prop.ident)
+            if first is not None:
+                if repeat is None:
+                    raise RecordFormatError(f"line {prop.line}: property {prop.ident} given twice")
+                repeat(prop, first)
+                self.props[prop.ident] = Prop(prop.ident, first.values + prop.values, first.line)
+                continue
             self.props[prop.ident] = prop
 
     def has(self, ident: str) -> bool:

@@ -45,6 +45,11 @@ def _command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.pi:
+        from wuzi.sim.bench.pi import pin_like_a_pi
+
+        for line in pin_like_a_pi():
+            print(f"# {line}", file=sys.stderr, flush=True)
     for area in args.areas or AREAS:
         run_area(area, quick=args.quick)
     return 0
@@ -63,5 +68,11 @@ def register(subparsers: Any) -> None:
         "--quick",
         action="store_true",
         help="shorter runs (smoke test of the benchmarks themselves)",
+    )
+    p.add_argument(
+        "--pi",
+        action="store_true",
+        help="a Raspberry Pi's budget: run on one core (this process and every process it "
+        "starts), and say how the figures map to a Pi 4 and a Pi 5 (docs/performance.md)",
     )
     p.set_defaults(func=_command)

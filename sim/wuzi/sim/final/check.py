@@ -3,7 +3,9 @@
 The guarantees the venue makes, read back the way an appeals committee would: every game
 the bots played has a record on its host, and the record's moves are the bots' moves —
 no stone lost, doubled or invented through kills, cuts and noise; every game's result is
-in the director's database exactly once; no clock was charged for an outage (a player's
+in the director's database exactly once; every record names its game (event, round,
+match, board, both players and teams, start time: ``unnamed``); no clock was charged for
+an outage (a player's
 clock runs only while the table is playing, so its total use is at most the time the
 bots spent on their moves plus the hands' own slack — never the length of an outage);
 and every one of the 16 places is given once.
@@ -184,6 +186,7 @@ def check_run(out: Path) -> list[str]:
         if record.get("result") is None:
             problems.append(f"{game_id}: the record has no result")
         problems += [f"{game_id}: {p}" for p in overcharged(record, turns)]
+        problems += [f"{game_id}: {p}" for p in unnamed(record)]
     db = out / "run" / "final.sqlite"
     if db.exists():
         results = director_results(db)
@@ -208,6 +211,22 @@ def check_run(out: Path) -> list[str]:
     else:
         problems.append(f"no {standings_path}")
     return problems
+
+
+NAMES = ("event", "round", "match", "board", "start_time")
+"""What every record of the demo's team final must name besides the players and their
+teams (docs/records.md: a record names its game)."""
+
+
+def unnamed(record: dict[str, Any]) -> list[str]:
+    """What the record does not say of which game it is: the event, round, match, board
+    and start time, both players' names and teams (each a problem naming the field)."""
+    missing = [key for key in NAMES if record.get(key) in (None, "")]
+    players = record.get("players") or {}
+    for seat in ("first", "second"):
+        player = players.get(seat) or {}
+        missing += [f"players.{seat}.{key}" for key in ("name", "team") if not player.get(key)]
+    return [f"the record does not name its {key}" for key in missing]
 
 
 def problems_for_records(problems: list[str]) -> set[str]:

@@ -49,7 +49,7 @@ from wuzi.bus.schemas import (
 )
 from wuzi.config.venue import load_venue
 from wuzi.host.referee_signing import build_command
-from wuzi.sim.box import SimTables
+from wuzi.sim.box import SimTables, free_port
 from wuzi.sim.devices.runner import monotonic_ms
 from wuzi.sim.devices.virtual_board import REBOOT_MS
 from wuzi.sim.final.faults import Fault, plan_faults
@@ -93,6 +93,8 @@ class RunOptions:
     timeout_s: float = 3600.0
     fault_span_s: float = 150.0  # faults are spread over this much of the run
     probe: bool = False  # measure press-to-scoreboard latency (``wuzi bench venue``)
+    public_feed: bool = False  # run wuzi broadcast (delay 0) and wuzi web; screens --public
+    web_port: int = 8080  # wuzi web's port (a free one when taken)
     log: TextIO | None = None
 
 
@@ -126,6 +128,8 @@ class VenueRun:
         self.relays: dict[str, CuttableRelay] = {}
         self.hosts: dict[str, Process] = {}
         self.director: Process | None = None
+        self.public: list[Process] = []  # wuzi broadcast and wuzi web (public_feed)
+        self.web_url = ""
         self.window: subprocess.Popen[bytes] | None = None
         self.screen_jobs: list[subprocess.Popen[bytes]] = []
         self.bus: BusClient | None = None
@@ -199,6 +203,8 @@ class VenueRun:
             self.hosts[host] = Process(host, args, self.work / "logs" / f"{host}.log")
         for process in (*self.hosts.values(), self.director):
             process.start()
+        if self.options.public_feed:
+            self._start_public_feed(venue_file)
         self.say(f"{len(HOSTS)} hosts serving {TABLES} tables; the director; time × {speed}")
         if self.options.faults:
             self._pending_faults = plan_faults(
@@ -296,8 +302,24 @@ class VenueRun:
         )
         self.bus.publish(topics.arbiter_commands(self.venue_id), command)
 
+    def _start_public_feed(self, venue_file: Path) -> None:
+        """The delayed public feed (delay 0 in the demo) and the spectators' web page;
+        the hall scoreboard then reads ``public/`` (``--public``), as a public screen does."""
+        logs = self.work / "logs"  # the delay: the venue file's [broadcast] delay_minutes, 0
+        config = ["--config", str(venue_file), "--broker", self.broker_url]
+        port = _free_or(self.options.web_port)
+        self.public = [
+            Process("broadcast", ["broadcast", *config], logs / "broadcast.log"),
+            Process("web", ["web", *config, "--port", str(port), "--bind", "127.0.0.1"],
+                    logs / "web.log"),
+        ]  # fmt: skip
+        for process in self.public:
+            process.start()
+        self.web_url = f"http://127.0.0.1:{port}/"
+        self.say(f"web page (the public feed, delay 0): {self.web_url}")
+
     def _check_processes(self) -> None:
-        for process in (*self.hosts.values(), self.director):
+        for process in (*self.hosts.values(), self.director, *self.public):
             if process is not None and process.process is not None:
                 problem = process.exit_problem()
                 if problem is not None:
@@ -395,6 +417,8 @@ class VenueRun:
     def _scoreboard(self, extra: list[str]) -> subprocess.Popen[bytes]:
         args = [*_WUZI, "scoreboard", "--broker", self.broker_url]
         args += ["--venue", self.venue_id, *extra]
+        if self.options.public_feed:
+            args.append("--public")  # the hall's screen reads the broadcast, not live play
         log = (self.work / "logs" / "scoreboard.log").open("ab")
         with log:
             return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
@@ -491,7 +515,7 @@ class VenueRun:
                 self.window.wait(10)
         for job in self.screen_jobs:
             job.kill()
-        for process in (self.director, *self.hosts.values()):
+        for process in (*self.public, self.director, *self.hosts.values()):
             if process is not None:
                 process.stop()
         if self.probe is not None:
@@ -504,6 +528,18 @@ class VenueRun:
             self.sim.close()
         if self.broker is not None:
             self.broker.stop()
+
+
+def _free_or(port: int) -> int:
+    """``port`` if nothing listens on it here, else a free one."""
+    import socket
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return free_port()
+    return port
 
 
 def _address(url: str) -> tuple[str, int]:

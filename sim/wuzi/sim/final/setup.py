@@ -85,12 +85,14 @@ def write_venue_file(
     board_ports: Sequence[str],
     clock_ports: Sequence[str],
     token: str,
+    delay_minutes: float = 0,
 ) -> Path:
     """Write ``folder/venue.toml`` and the referee's token; returns the venue file.
 
-    Every process reads this one file; a host that reaches the broker through the demo's
-    fault proxy is started with ``wuzi host --broker URL``, so the file stays what an
-    organiser would write."""
+    Every process reads this one file — ``wuzi broadcast`` and ``wuzi web`` too, with its
+    ``[broadcast] delay_minutes`` (0 in the demo: the public feed at once); a host that
+    reaches the broker through the demo's fault proxy is started with ``wuzi host
+    --broker URL``, so the file stays what an organiser would write."""
     if len(board_ports) != len(HOSTS) * TABLES_PER_HOST or len(clock_ports) != len(board_ports):
         raise ValueError(f"the demo venue has {len(HOSTS) * TABLES_PER_HOST} tables")
     folder.mkdir(parents=True, exist_ok=True)
@@ -123,6 +125,8 @@ def write_venue_file(
         "[[referees]]",
         f'name = "{REFEREE}"',
         'token_file = "referee.token"',
+        "[broadcast]",
+        f"delay_minutes = {delay_minutes:g}",
     ]
     path = folder / "venue.toml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

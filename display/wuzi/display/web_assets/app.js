@@ -1,0 +1,312 @@
+// Wuzi spectators' page: server-sent events from `wuzi web`, drawn with plain DOM and SVG.
+// Everything comes from this server (no outside resource); the data is the delayed public
+// feed and the competition summary. Clocks count down locally between updates.
+"use strict";
+
+const SIZE = 15;
+const COLS = "abcdefghijklmno";
+const STARS = [[3, 3], [11, 3], [7, 7], [3, 11], [11, 11]];
+const $ = (id) => document.getElementById(id);
+const view = { tables: new Map(), competition: null, meta: {}, game: null, gameId: null, at: 0 };
+window.wuziSeen = {}; // "table:seq" -> Date.now() when the update arrived (tests, latency)
+window.wuziEvents = 0;
+
+function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => (
+    { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+function pointName(p) {
+  return COLS[p % SIZE] + (Math.floor(p / SIZE) + 1);
+}
+
+function pad(n) {
+  return String(n).padStart(2, "0");
+}
+
+// The face the table's own clock shows (wuzi.clock.face.face_text).
+function clockText(ms) {
+  if (ms <= 0) return "0.0";
+  if (ms <= 10000) {
+    const tenths = Math.ceil(ms / 100);
+    return `${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const s = Math.ceil(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+function remaining(t, side) {
+  const base = side === "black" ? t.black_ms : t.white_ms;
+  if (t.running !== side || t.status !== "playing") return base;
+  return base - (performance.now() - t._got);
+}
+
+function clockClass(ms) {
+  if (ms <= 0) return "clock flag";
+  return ms < 60000 ? "clock low" : "clock";
+}
+
+// The board as SVG: row 1 at the bottom (the first Black player's side), h8 the centre.
+function boardSvg(moves, offers, upTo, numbers, coords) {
+  const shown = moves.slice(0, upTo);
+  const xy = (p) => [p % SIZE, SIZE - 1 - Math.floor(p / SIZE)];
+  const pad0 = coords ? 1.1 : 0.6;
+  const parts = [
+    `<svg class="board" viewBox="${-pad0} -0.6 ${SIZE - 1 + pad0 + 0.6} ${SIZE - 1 + pad0 + 0.6}"`
+      + ` role="img" aria-label="board">`,
+    `<rect class="wood" x="-0.6" y="-0.6" width="${SIZE + 0.2}" height="${SIZE + 0.2}" rx=".2"/>`,
+  ];
+  for (let i = 0; i < SIZE; i++) {
+    parts.push(`<line x1="0" y1="${i}" x2="${SIZE - 1}" y2="${i}"/>`);
+    parts.push(`<line x1="${i}" y1="0" x2="${i}" y2="${SIZE - 1}"/>`);
+  }
+  for (const [c, r] of STARS) parts.push(`<circle class="star" cx="${c}" cy="${SIZE - 1 - r}" r=".12"/>`);
+  if (coords) {
+    for (let i = 0; i < SIZE; i++) {
+      parts.push(`<text class="coord" x="${i}" y="${SIZE - 0.35}">${COLS[i]}</text>`);
+      parts.push(`<text class="coord" x="-0.85" y="${SIZE - 1 - i}">${i + 1}</text>`);
+    }
+  }
+  shown.forEach((p, i) => {
+    const [x, y] = xy(p);
+    const colour = i % 2 === 0 ? "b" : "w";
+    parts.push(`<circle class="${colour}" cx="${x}" cy="${y}" r=".46"/>`);
+    if (numbers) parts.push(`<text class="on-${colour}" x="${x}" y="${y}">${i + 1}</text>`);
+  });
+  if (upTo === moves.length) {
+    for (const p of offers || []) {
+      const [x, y] = xy(p);
+      parts.push(`<circle class="offer" cx="${x}" cy="${y}" r=".42"/>`);
+    }
+  }
+  if (shown.length && !numbers) {
+    const [x, y] = xy(shown[shown.length - 1]);
+    parts.push(`<circle class="last" cx="${x}" cy="${y}" r=".2"/>`);
+  } else if (shown.length) {
+    const [x, y] = xy(shown[shown.length - 1]);
+    parts.push(`<circle class="last" cx="${x}" cy="${y}" r=".5"/>`);
+  }
+  parts.push("</svg>");
+  return parts.join("");
+}
+
+function playerRow(t, side) {
+  const ms = remaining(t, side);
+  const running = t.running === side && t.status === "playing";
+  const label = side === "black" ? "黑 Black" : "白 White";
+  const clock = t.status === "idle" ? "" : clockText(ms);
+  return `<div class="player${running ? " running" : ""}" data-side="${side}">`
+    + `<span class="who"><span class="stone ${side[0]}" title="${label}"></span>`
+    + `<span class="name">${esc(t[side] || label)}</span></span>`
+    + `<span class="${clockClass(ms)}" data-clock="${side}">${clock}</span></div>`;
+}
+
+function matchText(m) {
+  if (!m) return "";
+  return `${esc(m.first)} <b>${esc(m.first_score)} : ${esc(m.second_score)}</b> ${esc(m.second || "—")}`
+    + (m.label ? `<br>${esc(m.label)}` : "");
+}
+
+function cardHtml(t) {
+  const moveNo = t.moves.length ? `第${t.moves.length}手 Move ${t.moves.length}` : "";
+  const status = [t.status_text, moveNo].filter(Boolean).join(" · ");
+  const link = t.game_id
+    ? `<a class="open" href="/game?id=${encodeURIComponent(t.game_id)}">棋谱 Game record ›</a>` : "";
+  const board = t.board ? ` · 第${t.board}台 Board ${t.board}` : "";
+  return `<div class="top"><span class="num">第${t.table}桌 Table ${t.table}${board}</span>`
+    + `<span class="match">${matchText(t.match)}</span></div>`
+    + `<div class="body">${boardSvg(t.moves, t.offers, t.moves.length, false, false)}`
+    + `<div class="players">${playerRow(t, "black")}${playerRow(t, "white")}`
+    + `<div class="status">${esc(status)}</div>${link}</div></div>`;
+}
+
+function renderCard(t) {
+  const box = $("tables");
+  let card = $(`t-${t.table}`);
+  if (t.gone) {
+    if (card) card.remove();
+    return;
+  }
+  if (!card) {
+    card = document.createElement("article");
+    card.className = "card";
+    card.id = `t-${t.table}`;
+    const after = [...box.children].find((c) => Number(c.dataset.table) > t.table);
+    box.insertBefore(card, after || null);
+  }
+  card.dataset.table = t.table;
+  card.dataset.moves = t.moves.length;
+  card.dataset.status = t.status;
+  card.innerHTML = cardHtml(t);
+  $("empty").hidden = view.tables.size > 0;
+}
+
+function renderCompetition() {
+  const c = view.competition;
+  $("standings-box").hidden = !c || !c.standings.length;
+  $("nav-standings").hidden = $("standings-box").hidden;
+  $("bracket-box").hidden = !c || !c.bracket.length;
+  $("nav-bracket").hidden = $("bracket-box").hidden;
+  if (!c) return;
+  $("round").textContent = `${c.event} · 第${c.round}/${c.rounds}轮 Round ${c.round}/${c.rounds}`
+    + (c.finished ? " · 已结束 Finished" : "");
+  const head = ["名次 Place", "选手/队 Entrant", "积分 Pts", ...c.tiebreaks];
+  $("standings-table").innerHTML = `<thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>`
+    + c.standings.map((s) => `<tr><td>${esc(s.place)}</td><td>${esc(s.entrant)}</td><td>${esc(s.points)}</td>`
+      + s.tiebreaks.map((x) => `<td>${esc(x)}</td>`).join("") + "</tr>").join("") + "</tbody>";
+  $("bracket-list").innerHTML = c.bracket.map((m) => {
+    const cls = (name) => (m.winner && m.winner === name ? "win" : "");
+    return `<div class="m"><div class="places">第${esc(m.round)}轮 Round ${esc(m.round)} · `
+      + `第${esc(m.places)}名 Places ${esc(m.places)}</div>`
+      + `<div class="${cls(m.first)}">${esc(m.first)} ${esc(m.first_score)}</div>`
+      + `<div class="${cls(m.second)}">${esc(m.second || "—")} ${esc(m.second_score)}</div></div>`;
+  }).join("");
+  for (const t of view.tables.values()) renderCard(t);
+}
+
+let gamesTimer = null;
+function refreshGames() {
+  if (gamesTimer) return;
+  gamesTimer = setTimeout(async () => {
+    gamesTimer = null;
+    try {
+      const games = await (await fetch("/api/games")).json();
+      $("games-list").innerHTML = games.map((g) => `<li><a href="/game?id=${encodeURIComponent(g.game_id)}">`
+        + `第${g.table}桌 Table ${g.table}: ${esc(g.black)} – ${esc(g.white)}</a> `
+        + `${esc(g.result || (g.status === "playing" ? "对局中 playing" : ""))}</li>`).join("");
+    } catch (e) { /* the stream's reconnect brings it back */ }
+  }, 1500);
+}
+
+// --- the game page --------------------------------------------------------------------
+
+function renderGame() {
+  const g = view.game;
+  if (!g) return;
+  const n = g.moves.length;
+  view.at = Math.max(0, Math.min(view.at, n));
+  $("game-title").textContent = `第${g.table}桌 Table ${g.table} · ${g.black} – ${g.white}`;
+  $("game-match").innerHTML = (g.event ? esc(g.event) + " · " : "") + matchText(g.match)
+    + (g.status_text ? ` · ${esc(g.status_text)}` : "");
+  $("game-players").innerHTML = playerRow(g, "black") + playerRow(g, "white");
+  $("game-svg").innerHTML = boardSvg(g.moves, g.offers, view.at, true, true);
+  const slider = $("slider");
+  slider.max = n;
+  slider.value = view.at;
+  $("game-at").textContent = view.at
+    ? `第${view.at}手 Move ${view.at}: ${pointName(g.moves[view.at - 1])} / ${n}` : `0 / ${n}`;
+  $("move-list").innerHTML = g.moves.map((p, i) => `<li data-i="${i + 1}" class="${i + 1 === view.at ? "at" : ""}">`
+    + `${i % 2 === 0 ? "●" : "○"} ${pointName(p)}</li>`).join("");
+  const id = encodeURIComponent(view.gameId);
+  $("dl-sgf").href = `/record.sgf?id=${id}`;
+  $("dl-psq").href = `/record.psq?id=${id}`;
+}
+
+function go(at) {
+  view.at = at;
+  renderGame();
+}
+
+function setUpGamePage(id) {
+  view.gameId = id;
+  $("home").hidden = true;
+  $("game").hidden = false;
+  $("first").onclick = () => go(0);
+  $("prev").onclick = () => go(view.at - 1);
+  $("next").onclick = () => go(view.at + 1);
+  $("last").onclick = () => go(view.game ? view.game.moves.length : 0);
+  $("slider").oninput = (e) => go(Number(e.target.value));
+  $("move-list").onclick = (e) => { const li = e.target.closest("li"); if (li) go(Number(li.dataset.i)); };
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") go(view.at - 1);
+    if (e.key === "ArrowRight") go(view.at + 1);
+  });
+  fetch(`/api/game?id=${encodeURIComponent(id)}`).then(async (r) => {
+    if (!r.ok) { $("game-title").textContent = await r.text(); return; }
+    const g = await r.json();
+    g._got = performance.now();
+    view.game = g;
+    view.at = g.moves.length;
+    renderGame();
+  });
+}
+
+function onGameUpdate(t) {
+  const g = view.game;
+  if (!g || t.game_id !== view.gameId) return;
+  const following = view.at === g.moves.length;
+  view.game = { ...g, ...t, names: t.moves.map(pointName), event: g.event, reason: g.reason };
+  if (following) view.at = t.moves.length;
+  renderGame();
+}
+
+// --- the stream -----------------------------------------------------------------------
+
+function onTable(t) {
+  t._got = performance.now();
+  window.wuziSeen[`${t.table}:${t.seq}`] = Date.now();
+  const before = view.tables.get(t.table);
+  if (t.gone) view.tables.delete(t.table); else view.tables.set(t.table, t);
+  if (!view.gameId) renderCard(t); else onGameUpdate(t);
+  if (!before || before.game_id !== t.game_id || before.status !== t.status) refreshGames();
+}
+
+function connect() {
+  const source = new EventSource("/events");
+  source.onopen = () => { $("link").hidden = true; };
+  source.onerror = () => { $("link").hidden = false; $("link").textContent = "未连接 Offline"; };
+  source.addEventListener("meta", (e) => {
+    view.meta = JSON.parse(e.data);
+    $("venue").textContent = view.meta.name || "五子棋 Gomoku";
+    document.title = `${view.meta.name || "Wuzi"} · 五子棋 Gomoku`;
+    const d = view.meta.delay_minutes;
+    $("delay").hidden = false;
+    $("delay").textContent = d > 0 ? `延时 ${d} 分钟 Delayed ${d} min` : "无延时 No delay";
+    if (view.meta.connected === false) {
+      $("link").hidden = false;
+      $("link").textContent = "转播中断 Feed interrupted";
+    }
+  });
+  source.addEventListener("snapshot", (e) => {
+    const snap = JSON.parse(e.data);
+    window.wuziEvents++;
+    view.tables.clear();
+    $("tables").innerHTML = "";
+    for (const t of snap.tables) onTable(t);
+    view.competition = snap.competition;
+    renderCompetition();
+    $("empty").hidden = view.tables.size > 0;
+    refreshGames();
+  });
+  source.addEventListener("table", (e) => { window.wuziEvents++; onTable(JSON.parse(e.data)); });
+  source.addEventListener("competition", (e) => {
+    window.wuziEvents++;
+    view.competition = JSON.parse(e.data);
+    renderCompetition();
+  });
+}
+
+// Running clocks tick locally, ten times a second, touching only their own text.
+function tick() {
+  const update = (root, t) => {
+    if (!t || t.status !== "playing" || !t.running) return;
+    const el = root && root.querySelector(`[data-clock="${t.running}"]`);
+    if (!el) return;
+    const ms = remaining(t, t.running);
+    const text = clockText(ms);
+    if (el.textContent !== text) { el.textContent = text; el.className = clockClass(ms); }
+  };
+  if (view.gameId) update($("game-players"), view.game);
+  else for (const t of view.tables.values()) update($(`t-${t.table}`), t);
+}
+
+function start() {
+  const id = new URLSearchParams(location.search).get("id");
+  if (location.pathname === "/game" && id) setUpGamePage(id);
+  connect();
+  setInterval(tick, 100);
+}
+
+start();

@@ -1,0 +1,171 @@
+"""The spectators' page in a real browser (Debian's Chromium, headless, driven by
+Playwright), end to end: a host-like publisher on a real Mosquitto → `wuzi broadcast` →
+`wuzi web` → the page. Tables, players and running clocks are shown, a move arrives
+pushed (no reload), a finished game's SGF downloads and replays; many tabs at once.
+Screenshots are kept in the test's folder and in build/test-output/ for a person to see.
+
+Skips only when /usr/bin/chromium is absent (`make setup` installs it:
+scripts/system-deps.sh dev).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+from support.broker import MosquittoBroker, free_port
+from support.public_feed import live_publisher, live_state, now_ms, publish_all
+from support.web import running_cli, write_venue
+from wuzi.bus import topics
+from wuzi.bus.schemas import CompetitionState, MatchSummary, StandingLine
+
+CHROMIUM = Path("/usr/bin/chromium")
+REPO = Path(__file__).resolve().parents[2]
+OUTPUT = REPO / "build" / "test-output"
+TABS = 20
+ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="no /usr/bin/chromium: `make setup` installs it (scripts/system-deps.sh dev)",
+)
+
+
+def competition() -> CompetitionState:
+    return CompetitionState(
+        event="全国五子棋团体赛 National team final",
+        format="team-knockout-placement",
+        round=4,
+        rounds=4,
+        matches=(MatchSummary("places 1-2", "上海", "北京", 1.0, 0.0, (1, 2, 3), "playing", None),),
+        standings=(
+            StandingLine(1, 1, "上海", 9.0, (21.5,)),
+            StandingLine(2, 2, "北京", 7.0, (19.0,)),
+            StandingLine(3, 4, "浙江", 6.0, (17.5,)),
+        ),
+        tiebreak_names=("board_points",),
+        tiebreak_formulas=("board points",),
+        bracket=(),
+        finished=False,
+        at_ms=now_ms(),
+    )
+
+
+def shot(page: Page, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    page.screenshot(path=str(path), full_page=True)
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, OUTPUT / name)
+    return path
+
+
+def launch(playwright: Playwright) -> Browser:
+    """Debian's Chromium, headless; Playwright gives it a fresh temporary --user-data-dir."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+
+
+def test_the_page_in_chromium(mosquitto: MosquittoBroker, tmp_path: Path) -> None:
+    venue = "web-browser"
+    venue_file = write_venue(tmp_path, venue, mosquitto.url, "[broadcast]\ndelay_minutes = 0\n")
+    host = live_publisher(mosquitto.url, venue)
+    host.publish(topics.competition_state(venue), competition())
+    done = live_state(
+        1, (112, 113, 127, 128, 142, 96, 157), status="finished", result="1-0",
+        black="张伟", white="李娜", board=1,
+    )  # fmt: skip
+    playing = live_state(
+        2, (112, 98), game_id="g-2", black="王芳", white="刘强", board=2, black_ms=754_000
+    )
+    third = live_state(3, (112,), game_id="g-3", black="陈杰", white="Anna Li", board=3)
+    publish_all(host, venue, [done, playing, third])
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    broadcast = ["broadcast", "--config", str(venue_file)]
+    web = ["web", "--config", str(venue_file), "--port", str(port), "--bind", "127.0.0.1"]
+    with (
+        running_cli(broadcast, tmp_path / "broadcast.log"),
+        running_cli(web, tmp_path / "web.log", ready="serving http://"),
+        sync_playwright() as playwright,
+    ):
+        browser = launch(playwright)
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, accept_downloads=True
+        )
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#t-3", timeout=20_000)
+        cards = page.locator("#tables article")
+        assert cards.count() == 3
+        text = page.locator("#tables").inner_text()
+        for name in ("张伟", "李娜", "王芳", "刘强", "陈杰", "Anna Li", "上海", "北京"):
+            assert name in text, name
+        assert "黑胜 1-0" in page.locator("#t-1").inner_text()
+        assert "第2桌 Table 2 · 第2台 Board 2" in page.locator("#t-2").inner_text()
+        assert page.locator("#standings-table").inner_text().count("上海") == 1
+        assert page.locator("#delay").inner_text() == "无延时 No delay"
+        black_clock = page.locator('#t-2 [data-clock="black"]')
+        first = black_clock.inner_text()
+        assert re.fullmatch(r"12:3\d", first), first
+        time.sleep(1.6)
+        assert black_clock.inner_text() != first, "the running clock does not count down"
+        assert page.locator('#t-2 [data-clock="white"]').inner_text() == "10:00"
+        shot(page, tmp_path, "web-tables.png")
+
+        # a move on the live board arrives pushed: no reload (the marker survives)
+        page.evaluate("window.noReload = 1")
+        # each reader in a context of its own: one browser profile opens at most 6
+        # connections to a server, and every open page holds one event stream
+        tabs = [browser.new_context().new_page() for _ in range(TABS - 1)]
+        for tab in tabs:
+            tab.goto(url)
+        for tab in (page, *tabs):
+            tab.wait_for_selector('#t-2[data-moves="2"]', timeout=20_000)
+        moved = live_state(2, (112, 98, 113), game_id="g-2", black="王芳", white="刘强", board=2)
+        sent = now_ms()
+        publish_all(host, venue, [moved])
+        for tab in (page, *tabs):
+            tab.wait_for_selector('#t-2[data-moves="3"]', timeout=10_000)
+        seen = page.evaluate("window.wuziSeen['2:3']")
+        assert page.evaluate("window.noReload") == 1
+        latency_ms = seen - sent
+        page.set_viewport_size({"width": 390, "height": 844})  # a phone
+        shot(page, tmp_path, "web-phone.png")
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+        # the finished game: its page, the replay, the SGF download
+        page.click("#t-1 a.open")
+        page.wait_for_selector("#move-list li", timeout=10_000)
+        assert page.locator("#move-list li").count() == 7
+        page.click("#first")
+        page.click("#next")
+        assert page.locator("#game-at").inner_text() == "第1手 Move 1: h8 / 7"
+        page.click("#last")
+        with page.expect_download() as info:
+            page.click("#dl-sgf")
+        download = info.value
+        saved = tmp_path / download.suggested_filename
+        download.save_as(saved)
+        sgf = saved.read_text()
+        assert download.suggested_filename == "g-1.sgf"
+        assert "PB[张伟]" in sgf and "RE[B+]" in sgf and ";B[hh]" in sgf
+        shot(page, tmp_path, "web-game.png")
+        browser.close()
+    host.close()
+    metrics = {"browser_tabs": TABS, "move_to_browser_ms_via_broadcast_delay_0": latency_ms}
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / "web-browser-metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    print(json.dumps(metrics))
