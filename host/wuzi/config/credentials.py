@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from wuzi.bus.auth import AuthError, hash_key, read_token_file
 from wuzi.bus.identity import client_id
@@ -88,17 +88,8 @@ Role = Literal[
     "referee-send",
     "broadcast",
 ]
-ROLES: tuple[Role, ...] = (
-    "host",
-    "check",
-    "director",
-    "director-live",
-    "screen",
-    "screen-public",
-    "referee",
-    "referee-send",
-    "broadcast",
-)
+ROLES: tuple[Role, ...] = get_args(Role)
+"""Every role, in the order the venue file's accounts are listed."""
 _HOST_ROLES: tuple[Role, ...] = ("host", "check")
 _DIRECTOR_ROLES: tuple[Role, ...] = ("director", "director-live")
 _REFEREE_ROLES: tuple[Role, ...] = ("referee", "referee-send")
