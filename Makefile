@@ -51,15 +51,22 @@ demo: setup
 	$(WUZI) demo --out demo-out --speed $(SPEED) --seed $(SEED) \
 	  $(if $(BROKER),--broker $(BROKER)) $(if $(FAULTS),--faults)
 
-## bench: every area's figures, one `BENCH name value unit` line each
-bench: setup
+## bench: every area's figures, one `BENCH name value unit` line each. The sources are
+##        compiled first, as a wheel's install compiles them on a Pi: an editable install
+##        under PYTHONDONTWRITEBYTECODE would otherwise compile every changed module at each
+##        start, and the start-up figures would measure the compiler
+bench: setup pyc
 	$(WUZI) bench
+
+.PHONY: pyc
+pyc:
+	$(PY) -m compileall -q host display sim
 
 ## bench-pi: the same on one core (`taskset -c 0`; the processes it starts inherit it), as
 ##           `wuzi bench --pi`: a Pi 4 is ~4x slower per core, a Pi 5 ~2x (no cpufreq in a
 ##           container: the scale factors of docs/performance.md stand in for a slower clock).
 ##           AREAS="host link" runs only those
-bench-pi: setup
+bench-pi: setup pyc
 	taskset -c 0 $(WUZI) bench --pi $(AREAS)
 
 ## lint: ruff; mypy --strict on host/, display/ and sim/; the layers and the absence of import
