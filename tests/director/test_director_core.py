@@ -11,12 +11,14 @@ import pytest
 
 from support.director import (
     KEY,
+    NOW,
     TABLES,
     bus_result,
     confirm,
     final,
     make_core,
     result_event,
+    step,
     winner_of,
 )
 from wuzi.bus import topics
@@ -27,13 +29,6 @@ from wuzi.director.schedule import DirectorError
 from wuzi.tournament.entrants import Player, Sex
 from wuzi.tournament.event import Competition, EventSettings, Format
 from wuzi.tournament.results import GameResult, MatchKind, RoundResult
-
-NOW = 1_700_000_000_000
-
-
-def step(core: DirectorCore, change: Change) -> Change:
-    core.commit(change)
-    return change
 
 
 def actions(change: Change) -> list[str]:

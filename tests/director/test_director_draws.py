@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from support.director import KEYS, TABLES, final, make_core, write_event
+from support.director import KEYS, NOW, TABLES, final, make_core, step, write_event
 from wuzi.bus.assignment import setup_from_assignment
 from wuzi.cli import main
-from wuzi.director.core import Change, DirectorCore
+from wuzi.director.core import DirectorCore
 from wuzi.tournament.draw import (
     DrawKind,
     DrawRecord,
@@ -22,13 +22,7 @@ from wuzi.tournament.draw import (
 )
 from wuzi.tournament.event import Competition
 
-NOW = 1_700_000_000_000
 HOST = dict(TABLES)
-
-
-def step(core: DirectorCore, change: Change) -> Change:
-    core.commit(change)
-    return change
 
 
 def opening(seq: int, rnd: int, opening_id: str, method: str = "lot") -> DrawRecord:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from support.director import (
     KEYS,
+    NOW,
     OPEN_2019_THREE,
     OPEN_2019_TIE,
     TABLES,
@@ -14,6 +15,7 @@ from support.director import (
     open_group_2019,
     result_event,
     round_robin_winner,
+    step,
 )
 from wuzi.bus import topics
 from wuzi.bus.schemas import check_outgoing
@@ -23,13 +25,7 @@ from wuzi.tournament.entrants import Player, Sex
 from wuzi.tournament.event import Competition, EventSettings, Format
 from wuzi.tournament.results import GameResult, MatchKind
 
-NOW = 1_700_000_000_000
 HOST = dict(TABLES)
-
-
-def step(core: DirectorCore, change: Change) -> Change:
-    core.commit(change)
-    return change
 
 
 def actions(change: Change) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from wuzi.bus.auth import sign
 from wuzi.bus.schemas import ArbiterCommand, TableEvent
-from wuzi.director.core import CoreOptions, DirectorCore
+from wuzi.director.core import Change, CoreOptions, DirectorCore
 from wuzi.sim.final.setup import HOSTS, REFEREE, TABLES_PER_HOST, create_event, demo_teams
 from wuzi.sim.final.setup import write_venue_file as _write_venue_file
 from wuzi.tournament.draw import DrawRecord
@@ -21,6 +21,14 @@ TOKEN = "a-referee-token-of-enough-length-0123456789"
 KEY = TOKEN.encode()
 KEYS = {REFEREE: KEY}
 TABLES = [(n, HOSTS[(n - 1) // TABLES_PER_HOST]) for n in range(1, 25)]
+NOW = 1_700_000_000_000
+"""The director's wall clock in the core's tests (ms)."""
+
+
+def step(core: DirectorCore, change: Change) -> Change:
+    """Commit ``change`` (as the service does once it is stored) and give it back."""
+    core.commit(change)
+    return change
 
 
 def final(teams: int = 16) -> Competition:

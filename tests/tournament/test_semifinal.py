@@ -4,35 +4,19 @@ a tie to the captains' playoff; its winners qualify. Through the functions and t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from support.championship import semifinal_csv, semifinal_team
-from wuzi.cli import main
+from support.tournament_cli import Wuzi
 from wuzi.tournament import semifinal
 from wuzi.tournament.csvfile import csv_lines
 from wuzi.tournament.errors import CsvError, EntryError, PairingError
 from wuzi.tournament.event import Competition, EventSettings, Format
 from wuzi.tournament.importer import import_entrants
 from wuzi.tournament.semifinal import PreliminaryGroup, group_place, semifinal_slots, sheet_seed
-
-
-class Wuzi:
-    def __init__(self, db: Path, capsys: pytest.CaptureFixture[str]):
-        self.db = str(db)
-        self.capsys = capsys
-
-    def __call__(self, *argv: str, code: int = 0) -> str:
-        got = main(["tournament", "--db", self.db, *argv])
-        out, err = self.capsys.readouterr()
-        assert got == code, (argv, out, err)
-        return out if code == 0 else err
-
-    def json(self, *argv: str) -> Any:
-        return json.loads(self(*argv, "--json"))
 
 
 @pytest.fixture

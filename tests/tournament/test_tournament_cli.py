@@ -12,24 +12,10 @@ from typing import Any
 
 import pytest
 
+from support.tournament_cli import Wuzi
 from wuzi.cli import main
 from wuzi.tournament.store import TournamentStore
 from wuzi.tournament.tiebreaks import Tiebreak
-
-
-class Wuzi:
-    def __init__(self, db: Path, capsys: pytest.CaptureFixture[str]):
-        self.db = str(db)
-        self.capsys = capsys
-
-    def __call__(self, *argv: str, code: int = 0) -> str:
-        got = main(["tournament", "--db", self.db, *argv])
-        out, err = self.capsys.readouterr()
-        assert got == code, (argv, out, err)
-        return out if code == 0 else err
-
-    def json(self, *argv: str) -> Any:
-        return json.loads(self(*argv, "--json"))
 
 
 @pytest.fixture
@@ -190,7 +176,7 @@ def test_new_validates_every_setting(wuzi: Wuzi) -> None:
         assert message in wuzi("new", *argv, code=1)
         assert not Path(wuzi.db).exists()
     with pytest.raises(SystemExit) as info:  # a usage error: argparse names the choices
-        main(["tournament", "--db", wuzi.db, "new", "--format", "chess"])
+        main(["tournament", "--db", str(wuzi.db), "new", "--format", "chess"])
     assert info.value.code == 2
     assert "invalid choice: 'chess'" in wuzi.capsys.readouterr().err
 

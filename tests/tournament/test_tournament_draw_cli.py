@@ -11,20 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from wuzi.cli import main
+from support.tournament_cli import Wuzi
 from wuzi.tournament.draw_store import DrawStore
-
-
-class Wuzi:
-    def __init__(self, db: Path, capsys: pytest.CaptureFixture[str]):
-        self.db = db
-        self.capsys = capsys
-
-    def __call__(self, *argv: str, code: int = 0, db: Path | None = None) -> str:
-        got = main(["tournament", "--db", str(db or self.db), *argv])
-        out, err = self.capsys.readouterr()
-        assert got == code, (argv, out, err)
-        return out if code == 0 else err
 
 
 @pytest.fixture

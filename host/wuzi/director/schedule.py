@@ -359,16 +359,50 @@ def playoff_game(
     black_e = playoff_black_entrant(kind, pairing, number - 1)
     white_e = pairing.second if black_e == pairing.first else pairing.first
     board = 1 if kind is MatchKind.TEAM else None
-    black, black_player = _player(comp, black_e, board)
-    white, white_player = _player(comp, white_e, board)
     control = playoff_time_control(pkind, number - 1, comp.settings.playoff_time_control)
     # parity: odd when the first-named entrant (who had Black in game 1 / on board 1) has
     # Black, so the host knows whether the players changed colours in their chairs
     base = 3 if playoff_black(pkind, 0) is Side.FIRST else 4
-    return PlannedGame(
+    return _playoff_plan(
+        comp,
+        (black_e, white_e),
         game_id=game_id(round_number, pairing.board, f"p{number}"),
         round=round_number,
         match=pairing.board,
+        number=number,
+        board=board,
+        time_control=scale_control(control, time_scale),
+        game_in_match=min(99, base + number - 1),
+        opening=opening,
+        opening_settings=opening_settings or {},
+    )
+
+
+def _playoff_plan(
+    comp: Competition,
+    colours: tuple[str, str],
+    *,
+    game_id: str,
+    round: int,
+    match: int,
+    number: int,
+    board: int | None,
+    time_control: str,
+    game_in_match: int,
+    opening: str | None,
+    opening_settings: Mapping[str, str | int],
+    place: int | None = None,
+) -> PlannedGame:
+    """A playoff game (a tied match's, or a prize place's) of the entrants ``colours``
+    (Black, White): the players, the names and the opening around what the two kinds
+    decide themselves."""
+    black_e, white_e = colours
+    black, black_player = _player(comp, black_e, board)
+    white, white_player = _player(comp, white_e, board)
+    return PlannedGame(
+        game_id=game_id,
+        round=round,
+        match=match,
         slot=f"p{number}",
         black=black,
         white=white,
@@ -376,11 +410,12 @@ def playoff_game(
         white_entrant=white_e,
         black_player=black_player,
         white_player=white_player,
-        time_control=scale_control(control, time_scale),
+        time_control=time_control,
         board=board,
-        game_in_match=min(99, base + number - 1),
+        game_in_match=game_in_match,
         playoff=True,
-        **_common(comp, opening, opening_settings or {}),
+        place=place,
+        **_common(comp, opening, opening_settings),
         **_names(comp, black_e, white_e),
     )
 
@@ -417,27 +452,20 @@ def place_playoff_game(
         raise DirectorError(f"playoff games are numbered from 1, not {number}")
     first_black = playoff_black(PlayoffKind.PLACE, number - 1) is Side.FIRST
     black_e, white_e = (first, second) if first_black else (second, first)
-    black, black_player = _player(comp, black_e, None)
-    white, white_player = _player(comp, white_e, None)
     control = place_playoff_time_control(number - 1, comp.settings.playoff_time_control)
-    return PlannedGame(
+    return _playoff_plan(
+        comp,
+        (black_e, white_e),
         game_id=place_game_id(place, match, number),
         round=PLACE_ROUND,
         match=match,
-        slot=f"p{number}",
-        black=black,
-        white=white,
-        black_entrant=black_e,
-        white_entrant=white_e,
-        black_player=black_player,
-        white_player=white_player,
-        time_control=scale_control(control, time_scale),
+        number=number,
         board=None,
+        time_control=scale_control(control, time_scale),
         game_in_match=min(99, 2 + number),  # odd: the first-named has Black (game 1)
-        playoff=True,
+        opening=opening,
+        opening_settings={},
         place=place,
-        **_common(comp, opening, {}),
-        **_names(comp, black_e, white_e),
     )
 
 

@@ -19,7 +19,7 @@ result. Pairing dispatches on the format:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from wuzi.rules.board import Colour
@@ -39,6 +39,18 @@ from wuzi.tournament.team_match import match_winner
 MAX_SEED = 9999
 """More than any field has entrants; bounded so a mistyped seed is an error, not an integer
 too big for SQLite."""
+
+
+@dataclass(frozen=True)
+class BoardGame:
+    """One game between two players of a round (a team match's board game, or an
+    individual game), in its colours."""
+
+    round: int
+    black: str  # player id
+    white: str
+    result: GameResult
+    played: bool  # False: a forfeit, no game over the board
 
 
 @dataclass(frozen=True)
@@ -465,10 +477,10 @@ class Competition:
 
     # -- ratings ----------------------------------------------------------------------
 
-    def rated_games(self) -> list[RatedGame]:
-        """Every game played over the board, between players (team boards included);
-        playoff games are not rated."""
-        games: list[RatedGame] = []
+    def board_games(self) -> Iterator[BoardGame]:
+        """Every game of the rounds between players (team boards included), in round,
+        match and board order; forfeits too (``played`` False). A match lost on the flag
+        in game 1 is one game, first entrant against second."""
         kind = self.settings.match
         for rnd in self.rounds:
             for p in rnd.pairings:
@@ -477,19 +489,26 @@ class Competition:
                 first, second = self.entrant(p.first), self.entrant(p.second)
                 if p.result.flag_in_game1 is not None:
                     loser_black = p.result.flag_in_game1 is Colour.BLACK
-                    games.append(RatedGame(p.first, p.second, 0.0 if loser_black else 1.0))
+                    won = GameResult.WHITE if loser_black else GameResult.BLACK
+                    yield BoardGame(rnd.number, p.first, p.second, won, True)
                     continue
                 for index, game in enumerate(p.result.games):
-                    if not game.played:
-                        continue
                     if kind is MatchKind.TEAM:
                         assert first.team is not None and second.team is not None
                         a, b = first.team.board(index + 1).id, second.team.board(index + 1).id
                     else:
                         a, b = first.id, second.id
                     black, white = (a, b) if kind.first_colour(index) is Colour.BLACK else (b, a)
-                    games.append(RatedGame(black, white, game.fraction(Colour.BLACK)))
-        return games
+                    yield BoardGame(rnd.number, black, white, game, game.played)
+
+    def rated_games(self) -> list[RatedGame]:
+        """Every game played over the board, between players (team boards included);
+        playoff games are not rated."""
+        return [
+            RatedGame(g.black, g.white, g.result.fraction(Colour.BLACK))
+            for g in self.board_games()
+            if g.played
+        ]
 
     def player_ratings(self) -> dict[str, float]:
         ratings: dict[str, float] = {}
@@ -519,6 +538,7 @@ def default_swiss_rounds(entrants: int) -> int:
 
 __all__ = [
     "MAX_SWISS_ROUNDS",
+    "BoardGame",
     "Competition",
     "Entrant",
     "EventSettings",

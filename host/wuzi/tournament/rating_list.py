@@ -30,12 +30,10 @@ import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from wuzi.rules.board import Colour
 from wuzi.tournament.entrants import Player
 from wuzi.tournament.errors import SettingsError
 from wuzi.tournament.event import Competition
 from wuzi.tournament.ratings import expected_score, rating_changes, updated_ratings
-from wuzi.tournament.results import MatchKind
 
 __all__ = ["RatingRow", "rating_csv", "rating_rows", "rating_trf"]
 
@@ -90,26 +88,8 @@ def _places(comp: Competition) -> dict[str, int]:
 
 def _games(comp: Competition) -> Iterator[_Game]:
     """Every game of the rounds between players (team boards included), forfeits too."""
-    kind = comp.settings.match
-    for rnd in comp.rounds:
-        for p in rnd.pairings:
-            if p.second is None or p.result is None:
-                continue
-            first, second = comp.entrant(p.first), comp.entrant(p.second)
-            if p.result.flag_in_game1 is not None:
-                loser_black = p.result.flag_in_game1 is Colour.BLACK
-                yield _Game(
-                    rnd.number, p.first, p.second, "white" if loser_black else "black", True
-                )
-                continue
-            for index, game in enumerate(p.result.games):
-                if kind is MatchKind.TEAM:
-                    assert first.team is not None and second.team is not None
-                    a, b = first.team.board(index + 1).id, second.team.board(index + 1).id
-                else:
-                    a, b = first.id, second.id
-                black, white = (a, b) if kind.first_colour(index) is Colour.BLACK else (b, a)
-                yield _Game(rnd.number, black, white, game.value, game.played)
+    for g in comp.board_games():
+        yield _Game(g.round, g.black, g.white, g.result.value, g.played)
 
 
 def rating_rows(comp: Competition, k: float | None = None) -> list[RatingRow]:
