@@ -8,12 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from support.director import final
+from support.table_journal import journal_records
 from wuzi.bus.schemas import Assignment, encode, parse_message
 from wuzi.bus.topics import assignment as assignment_topic
 from wuzi.director.games import Game, assignment_of
 from wuzi.director.schedule import place_playoff_game, regular_game
 from wuzi.host import records
-from wuzi.host.table_runtime import Record, TableRuntime
+from wuzi.host.table_runtime import TableRuntime
 from wuzi.journal import Journal
 from wuzi.rules.board import Colour, parse_point
 from wuzi.rules.procedure import Seat
@@ -34,22 +35,19 @@ def directed_assignment(table: int = 4) -> Assignment:
     return assignment_of(game)
 
 
-def journal(j: Journal, runtime: TableRuntime, batch: list[Record]) -> None:
-    for entry in j.append_many([(runtime.id, r.kind, r.payload, r.t_ms, r.publish) for r in batch]):
-        runtime.note_journaled(entry.kind, entry.id, entry.payload)
-
-
 def play_to_a_result(j: Journal, runtime: TableRuntime) -> None:
     t = S
     colour, seat = Colour.BLACK, Seat.FIRST
     for name in ("h8", "h9", "j10"):
         t += S
         batch = runtime.feed(StoneSettled(now_ns=t, point=parse_point(name), colour=colour), WALL)
-        journal(j, runtime, batch)
+        journal_records(j, runtime, batch)
         t += S
-        journal(j, runtime, runtime.feed(ClockPressed(now_ns=t, seat=seat), WALL))
+        journal_records(j, runtime, runtime.feed(ClockPressed(now_ns=t, seat=seat), WALL))
         colour, seat = colour.other, seat.other
-    journal(j, runtime, runtime.feed(SetResult(t + S, Seat.SECOND, "resignation", "chief"), WALL))
+    journal_records(
+        j, runtime, runtime.feed(SetResult(t + S, Seat.SECOND, "resignation", "chief"), WALL)
+    )
 
 
 def test_the_assignment_carries_the_games_names_and_old_assignments_stay_valid() -> None:
@@ -76,7 +74,7 @@ def test_a_host_record_of_a_directed_game_names_its_game(tmp_path: Path) -> None
     with Journal.open(tmp_path / "j.db", "pi-2") as j:
         runtime = TableRuntime(number=4, venue="hall")
         runtime.offer_assignment(a)
-        journal(j, runtime, runtime.begin(S, WALL))
+        journal_records(j, runtime, runtime.begin(S, WALL))
         play_to_a_result(j, runtime)
         assert runtime.session is not None
         record = records.game_record(

@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from support.table_journal import journal_records, play
 from wuzi.bus.schemas import Assignment
 from wuzi.host import snapshot as snapshots
-from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime
+from wuzi.host.table_runtime import GAME_START_KIND, TableRuntime
 from wuzi.journal import Journal
-from wuzi.rules.board import Colour, parse_point
-from wuzi.rules.procedure import Seat
 from wuzi.table.checks import TableError
-from wuzi.table.inputs import ClockPressed, StoneSettled, TableSetup
+from wuzi.table.inputs import TableSetup
 
 S = 1_000_000_000
 WALL = 1_780_000_000_000
@@ -36,29 +35,6 @@ def assignment() -> Assignment:
         playoff=False,
         issued_ms=WALL,
     )
-
-
-def journal_records(journal: Journal, runtime: TableRuntime, records: list[Record]) -> None:
-    """Append as the host does, and keep the runtime's open alerts in step."""
-    entries = journal.append_many(
-        [(runtime.id, r.kind, r.payload, r.t_ms, r.publish) for r in records]
-    )
-    for entry in entries:
-        runtime.note_journaled(entry.kind, entry.id, entry.payload)
-
-
-def play(runtime: TableRuntime, journal: Journal, moves: list[str], t0: int) -> int:
-    """Each move a stone then its press, one second apart; the last instant."""
-    t = t0
-    colour, seat = Colour.BLACK, Seat.FIRST
-    for name in moves:
-        t += S
-        stone = StoneSettled(now_ns=t, point=parse_point(name), colour=colour)
-        journal_records(journal, runtime, runtime.feed(stone, WALL))
-        t += S
-        journal_records(journal, runtime, runtime.feed(ClockPressed(now_ns=t, seat=seat), WALL))
-        colour, seat = colour.other, seat.other
-    return t
 
 
 def _full(journal: Journal, number: int = 3) -> TableRuntime:

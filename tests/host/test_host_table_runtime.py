@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from support.table_journal import journal_records, play
 from wuzi.bus.schemas import Assignment, Cleared
-from wuzi.host.table_runtime import COMMAND_KIND, GAME_START_KIND, Record, TableRuntime
+from wuzi.host.table_runtime import COMMAND_KIND, GAME_START_KIND, TableRuntime
 from wuzi.journal import Journal
-from wuzi.rules.board import Colour, parse_point
-from wuzi.rules.procedure import Seat
 from wuzi.table.checks import TableError
-from wuzi.table.inputs import ClockPressed, RefereeResume, StoneSettled, TableSetup
+from wuzi.table.inputs import RefereeResume, TableSetup
 from wuzi.table.outputs import AlertReason
 
 S = 1_000_000_000
@@ -38,30 +37,6 @@ def assignment(game_id: str = "r1-b3", **changes: object) -> Assignment:
     )
     fields.update(changes)
     return Assignment(**fields)  # type: ignore[arg-type]
-
-
-def journal_records(journal: Journal, runtime: TableRuntime, records: list[Record]) -> None:
-    entries = journal.append_many(
-        [(runtime.id, r.kind, r.payload, r.t_ms, r.publish) for r in records]
-    )
-    for entry in entries:
-        runtime.note_journaled(entry.kind, entry.id, entry.payload)
-
-
-def play(runtime: TableRuntime, journal: Journal, moves: list[str], t0: int) -> int:
-    t = t0
-    colour, seat = Colour.BLACK, Seat.FIRST
-    for name in moves:
-        t += S
-        journal_records(
-            journal,
-            runtime,
-            runtime.feed(StoneSettled(now_ns=t, point=parse_point(name), colour=colour), WALL),
-        )
-        t += S
-        journal_records(journal, runtime, runtime.feed(ClockPressed(now_ns=t, seat=seat), WALL))
-        colour, seat = colour.other, seat.other
-    return t
 
 
 def test_an_assignment_waits_for_the_referee_and_repeats_change_nothing() -> None:
