@@ -9,11 +9,10 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ import pytest
 from support.broker import MosquittoBroker, wait_until
 from support.director import (
     TABLES,
+    Hall,
     bus_result,
     confirm,
     result_event,
@@ -31,11 +31,6 @@ from support.director import (
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import (
-    Assignment,
-    Cleared,
-    CompetitionState,
-    HostStatus,
-    Message,
     TableEvent,
     TableState,
 )
@@ -45,33 +40,6 @@ from wuzi.director.store import DirectorStore
 
 HOST = dict(TABLES)
 REPO = Path(__file__).resolve().parents[2]
-
-
-@dataclass
-class Hall:
-    """What the hosts and the screens see: the retained assignments and the state."""
-
-    assignments: dict[int, Assignment] = field(default_factory=dict)
-    state: CompetitionState | None = None
-    statuses: dict[str, HostStatus] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def __call__(self, topic: str, message: Message) -> None:
-        where = topics.parse_topic(topic)
-        with self.lock:
-            if isinstance(message, Assignment):
-                self.assignments[message.table] = message
-            elif isinstance(message, Cleared) and where.table is not None:
-                self.assignments.pop(where.table, None)
-            elif isinstance(message, CompetitionState):
-                self.state = message
-            elif isinstance(message, HostStatus):
-                self.statuses[message.host] = message
-
-    def game(self, table: int) -> str | None:
-        with self.lock:
-            a = self.assignments.get(table)
-            return a.game_id if a is not None else None
 
 
 @dataclass

@@ -13,43 +13,28 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from support.broker import MosquittoBroker, wait_until
-from support.director import OPEN_2019_TIE, TABLES, result_event, round_robin_winner, write_venue
+from support.director import (
+    OPEN_2019_TIE,
+    TABLES,
+    Hall,
+    result_event,
+    round_robin_winner,
+    write_venue,
+)
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
-from wuzi.bus.schemas import Assignment, Cleared, CompetitionState, Message
+from wuzi.bus.schemas import Assignment
 from wuzi.cli import main
 from wuzi.config import load_venue
 from wuzi.director.service import DirectorOptions, DirectorService
 
 HOST = dict(TABLES)
 NAMES = {f"选手{i}": f"p{i}" for i in range(1, 5)}
-
-
-@dataclass
-class Hall:
-    assignments: dict[int, Assignment] = field(default_factory=dict)
-    state: CompetitionState | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def __call__(self, topic: str, message: Message) -> None:
-        where = topics.parse_topic(topic)
-        with self.lock:
-            if isinstance(message, Assignment):
-                self.assignments[message.table] = message
-            elif isinstance(message, Cleared) and where.table is not None:
-                self.assignments.pop(where.table, None)
-            elif isinstance(message, CompetitionState):
-                self.state = message
-
-    def current(self) -> dict[int, Assignment]:
-        with self.lock:
-            return dict(self.assignments)
 
 
 def wuzi(*argv: str) -> str:

@@ -4,12 +4,23 @@ host result events, and a deterministic referee that decides every game."""
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wuzi.bus import topics
 from wuzi.bus.auth import sign
-from wuzi.bus.schemas import ArbiterCommand, TableEvent
+from wuzi.bus.schemas import (
+    ArbiterCommand,
+    Assignment,
+    Cleared,
+    CompetitionState,
+    HostStatus,
+    Message,
+    TableEvent,
+)
 from wuzi.director.core import Change, CoreOptions, DirectorCore
 from wuzi.sim.final.setup import HOSTS, REFEREE, TABLES_PER_HOST, create_event, demo_teams
 from wuzi.sim.final.setup import write_venue_file as _write_venue_file
@@ -29,6 +40,40 @@ def step(core: DirectorCore, change: Change) -> Change:
     """Commit ``change`` (as the service does once it is stored) and give it back."""
     core.commit(change)
     return change
+
+
+@dataclass
+class Hall:
+    """What the hosts and the screens see on the bus: the retained assignments, the
+    competition state and the hosts' statuses (subscribe it as a handler)."""
+
+    assignments: dict[int, Assignment] = field(default_factory=dict)
+    state: CompetitionState | None = None
+    statuses: dict[str, HostStatus] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, topic: str, message: Message) -> None:
+        where = topics.parse_topic(topic)
+        with self.lock:
+            if isinstance(message, Assignment):
+                self.assignments[message.table] = message
+            elif isinstance(message, Cleared) and where.table is not None:
+                self.assignments.pop(where.table, None)
+            elif isinstance(message, CompetitionState):
+                self.state = message
+            elif isinstance(message, HostStatus):
+                self.statuses[message.host] = message
+
+    def game(self, table: int) -> str | None:
+        """The game id assigned to ``table`` now, or None."""
+        with self.lock:
+            a = self.assignments.get(table)
+            return a.game_id if a is not None else None
+
+    def current(self) -> dict[int, Assignment]:
+        """A copy of the assignments by table."""
+        with self.lock:
+            return dict(self.assignments)
 
 
 def final(teams: int = 16) -> Competition:
