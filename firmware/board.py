@@ -78,6 +78,14 @@ class SensorBoard(endpoint.Endpoint):
         self.f_selftest = wire.Frame(wire.T_SELFTEST, 6 + 2 * _MAX_STUCK)
         self.stuck = bytearray(_POINTS)
         self.announced = False
+        # STEADY_REQ (2.1): the host's one pending question "is every stone on you reported,
+        # as of ``steady_due``?" — answered by the first look at or after that tick that
+        # finds no reading in its debounce (a newer question replaces it)
+        self.f_steady = wire.Frame(wire.T_STEADY, wire.LEN_STEADY)
+        self.steady_wanted = False
+        self.steady_looked = False  # the fresh read at the due tick was done (not steady)
+        self.steady_token = 0
+        self.steady_due = 0
 
     # -- output -------------------------------------------------------------------------
 
@@ -146,6 +154,65 @@ class SensorBoard(endpoint.Endpoint):
         self.scans += 1
         if self.evno - before >= _BURST:
             self.self_test(now_ms)
+        if (
+            self.steady_looked  # a scan begun after the due tick: its readings are fresh
+            and wire.ticks_diff(now_ms, self.steady_due) >= 0
+            and not self._counting()
+        ):
+            self.send_steady(now_ms)
+
+    def steady_now(self) -> bool:
+        """Whether every stone on the board right now is reported: each row reads as the
+        last scan read it and no point of it is still counting its debounce. A fresh read,
+        not the last scan's, so a stone put down since that scan counts (the host asks
+        after a clock press: a stone laid just before the press must not be missed)."""
+        matrix = self.matrix
+        row_buf = self.row
+        prev = self.prev
+        for r in range(_ROWS):
+            if self.unsettled[r]:
+                return False
+            matrix.read_row(r, row_buf)  # type: ignore[attr-defined]
+            at = r * 4
+            if (
+                prev[at] != row_buf[0]
+                or prev[at + 1] != row_buf[1]
+                or prev[at + 2] != row_buf[2]
+                or prev[at + 3] != row_buf[3]
+            ):
+                return False
+        return True
+
+    def _counting(self) -> bool:
+        """Whether a point of any row still counts its debounce (after the last scan).
+        A loop, not ``any()`` of a generator: a generator allocates on the MCU."""
+        for r in range(_ROWS):  # noqa: SIM110
+            if self.unsettled[r]:
+                return True
+        return False
+
+    def send_steady(self, now_ms: int) -> None:
+        """Answer the pending STEADY_REQ: its token, our latest event number and tick."""
+        self.steady_wanted = False
+        self.steady_looked = False
+        f = self.f_steady
+        b = f.buf
+        at = f.body
+        b[at] = self.steady_token
+        b[at + 1] = self.boot_id & 0xFF
+        wire.put_u32(b, at + 2, self.evno)
+        wire.put_u32(b, at + 6, now_ms & wire.TICKS_MASK)
+        self._send(f)
+
+    def _look_steady(self, now_ms: int) -> None:
+        """At the pending question's due tick, look once (a fresh read); if a reading is
+        still settling, the first scan after that ends with none settling answers."""
+        wanted = self.steady_wanted and not self.steady_looked
+        if wanted and wire.ticks_diff(now_ms, self.steady_due) >= 0:
+            if self.steady_now():
+                self.send_steady(now_ms)
+            else:
+                self.steady_looked = True
 
     def note_scan_time(self, us: int) -> None:
         if us > self.max_scan_us:
@@ -183,6 +250,7 @@ class SensorBoard(endpoint.Endpoint):
             self.self_test(now_ms)
         if self.replay_next:
             self._replay_burst()
+        self._look_steady(now_ms)
         if wire.ticks_diff(now_ms, self.last_heartbeat) >= self.heartbeat_ms:
             self.last_heartbeat = now_ms
             self.send_heartbeat(now_ms)
@@ -231,6 +299,15 @@ class SensorBoard(endpoint.Endpoint):
             self.send_snapshot(now_ms, wire.SNAP_REQUESTED)
         elif t == wire.T_SELFTEST_REQ:
             self.self_test(now_ms)
+        elif t == wire.T_STEADY_REQ:
+            if n != wire.LEN_STEADY_REQ:
+                self._send_error(wire.E_BAD_LENGTH, t)
+                return
+            self.steady_token = b[at]
+            self.steady_due = (now_ms + wire.get_u16(b, at + 1)) & wire.TICKS_MASK
+            self.steady_wanted = True
+            self.steady_looked = False
+            self._look_steady(now_ms)
         else:
             self._send_error(wire.E_UNKNOWN_TYPE, t)
 

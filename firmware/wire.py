@@ -38,7 +38,7 @@ except ImportError:
 
 
 PROTOCOL_MAJOR = const(2)  # 2: INFO carries the whole 16-digit serial
-PROTOCOL_MINOR = const(0)
+PROTOCOL_MINOR = const(1)  # 2.1: STEADY_REQ / STEADY (a board vouches for a moment)
 
 SYNC = const(0xA5)
 HEADER_LEN = const(5)
@@ -58,6 +58,7 @@ T_HELLO = const(0x01)  # major u8, minor u8
 T_REPLAY = const(0x02)  # boot u32, since u32: resend events since..latest of that boot
 T_SNAPSHOT_REQ = const(0x03)  # (empty)
 T_SELFTEST_REQ = const(0x04)  # (empty)
+T_STEADY_REQ = const(0x05)  # board, 2.1: token u8, delay_ms u16 (see STEADY)
 T_DISPLAY = const(0x10)  # clock: index u8, 4 segment bytes, brightness u8 (0..7, 8 = off)
 T_BUZZ = const(0x11)  # clock: freq_hz u16, duration_ms u16
 T_LED = const(0x12)  # clock: mask u8 (bit i = LED i on)
@@ -69,6 +70,7 @@ T_SNAPSHOT = const(0x83)  # evno u32, tick u32, reason u8, 57 bytes of 2-bit cel
 T_HEARTBEAT = const(0x84)  # boot u32, evno u32, tick u32, scans u16, max_scan_us u16
 T_SELFTEST = const(0x85)  # tick u32, total u8, n u8, n * (point u8, code u8)
 T_PRESS = const(0x86)  # clock: evno u32, button u8, tick u32, boot tag u8
+T_STEADY = const(0x87)  # board, 2.1: token u8, boot tag u8, evno u32, tick u32
 T_ERROR = const(0x8F)  # code u8, msg type u8
 
 # Body lengths of the fixed-size messages
@@ -79,6 +81,8 @@ LEN_CHANGE = const(11)
 LEN_SNAPSHOT = const(66)
 LEN_HEARTBEAT = const(16)
 LEN_PRESS = const(10)
+LEN_STEADY_REQ = const(3)
+LEN_STEADY = const(10)
 LEN_DISPLAY = const(6)
 LEN_BUZZ = const(4)
 LEN_LED = const(1)

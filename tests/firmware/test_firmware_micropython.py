@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.micropython import run_cpython, run_micropython
+from support.micropython import both_interpreters, decode_frames, run_micropython
 from wuzi.link import wire
 
 BOARD_SCENARIO = r"""
@@ -131,18 +131,9 @@ print("".join(str(x) for x in bits))
 """
 
 
-def _frames(data: bytes) -> list[tuple[int, bytes]]:
-    dec = wire.Decoder(len(data) + 16)
-    assert dec.feed(data) == len(data)
-    out = []
-    while (t := dec.next_frame()) >= 0:
-        out.append((t, bytes(dec.buf[dec.body_at : dec.body_at + dec.body_len])))
-    return out
-
-
 @pytest.fixture(scope="module")
 def board_runs() -> tuple[str, str]:
-    return run_micropython(BOARD_SCENARIO), run_cpython(BOARD_SCENARIO)
+    return both_interpreters(BOARD_SCENARIO)
 
 
 def test_board_logic_writes_the_same_bytes_under_micropython_and_cpython(
@@ -154,7 +145,7 @@ def test_board_logic_writes_the_same_bytes_under_micropython_and_cpython(
 
 
 def test_board_frames_decode_on_the_host(board_runs: tuple[str, str]) -> None:
-    frames = _frames(bytes.fromhex(board_runs[0].split()[0]))
+    frames = decode_frames(bytes.fromhex(board_runs[0].split()[0]))
     types = [t for t, _ in frames]
     assert types[0] == wire.T_INFO  # the boot is announced once the first scans settled
     changes = [(wire.get_u32(b, 0), b[4], b[5]) for t, b in frames if t == wire.T_CHANGE]
@@ -179,13 +170,12 @@ def test_scan_loop_does_not_allocate_under_micropython() -> None:
 
 
 def test_clock_unit_same_under_both_and_debounced() -> None:
-    mpy = run_micropython(CLOCK_SCENARIO)
-    cpy = run_cpython(CLOCK_SCENARIO)
+    mpy, cpy = both_interpreters(CLOCK_SCENARIO)
     assert mpy == cpy
     lines = mpy.split("\n")
     assert lines[0] == "32768"
     assert lines[1] == "0 [1, 0, 1]"
-    frames = _frames(bytes.fromhex(lines[2]))
+    frames = decode_frames(bytes.fromhex(lines[2]))
     presses = [(wire.get_u32(b, 0), b[4]) for t, b in frames if t == wire.T_PRESS]
     assert presses == [(1, 0), (2, 2)]  # one press despite the bounces, then the claim button
     assert lines[3] == "2"

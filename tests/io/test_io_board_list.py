@@ -36,8 +36,8 @@ def test_one_line_per_device(
     assert main(["board", "list", board.path, clock.path]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines() == [
-        f"board SIM-0001 firmware sensor-rev-a protocol 2.0 {board.path}",
-        f"clock SIMCLK-0001 firmware clock-rev-a protocol 2.0 {clock.path}",
+        f"board SIM-0001 firmware sensor-rev-a protocol 2.1 {board.path}",
+        f"clock SIMCLK-0001 firmware clock-rev-a protocol 2.1 {clock.path}",
     ]
     assert err == ""
 
@@ -57,7 +57,7 @@ def test_busy_and_silent_ports_are_skipped(
         held.close()
         silent.close()
     out, err = capsys.readouterr()
-    assert out.splitlines() == [f"clock SIMCLK-0001 firmware clock-rev-a protocol 2.0 {clock.path}"]
+    assert out.splitlines() == [f"clock SIMCLK-0001 firmware clock-rev-a protocol 2.1 {clock.path}"]
     assert err.splitlines() == [
         f"wuzi board list: {board.path}: busy (open in another process; a host may be using "
         "it); skipped",

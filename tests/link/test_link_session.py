@@ -200,7 +200,7 @@ def test_the_firmware_writes_its_whole_serial_into_info() -> None:
 def test_version_mismatch_is_a_clear_error() -> None:
     s = BoardSession(port_name="/dev/wuzi/board-3")
     s.connection_made(0)
-    with pytest.raises(VersionMismatchError, match=r"board-3.*v3\.0.*this host speaks v2\.0"):
+    with pytest.raises(VersionMismatchError, match=r"board-3.*v3\.0.*this host speaks v2\.1"):
         s.receive_data(_info(major=3), 10)
     assert s.info is None and s.boot_id is None
 

@@ -23,6 +23,7 @@ def test_host_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> No
         "host.move_latency_p99_ms",
         "host.press_after_stone_ms_p99",
         "host.press_after_stone_infractions",
+        "host.cold_start_s",
         "host.recovery_s_24_tables",
     }
     assert figures["host.journal_us_per_event"][1] == "us"

@@ -129,3 +129,20 @@ def run_cpython(body: str, timeout_s: float = 60.0) -> str:
     if proc.returncode != 0:
         raise GuestError(f"CPython exited {proc.returncode}: {proc.stderr[-2000:]}")
     return proc.stdout
+
+
+def decode_frames(data: bytes) -> list[tuple[int, bytes]]:
+    """Every whole frame the firmware wrote to its port: (type, body), in order."""
+    from wuzi.link import wire
+
+    dec = wire.Decoder(len(data) + 16)
+    assert dec.feed(data) == len(data)
+    out = []
+    while (t := dec.next_frame()) >= 0:
+        out.append((t, bytes(dec.buf[dec.body_at : dec.body_at + dec.body_len])))
+    return out
+
+
+def both_interpreters(body: str) -> tuple[str, str]:
+    """What ``body`` prints under MicroPython and under CPython (compared by the tests)."""
+    return run_micropython(body), run_cpython(body)

@@ -17,8 +17,8 @@ from wuzi.cli import main
 from wuzi.sim.devices.virtual_board import VirtualBoard
 from wuzi.sim.devices.virtual_clock import VirtualClock
 
-BOARD_OK = "board SIM-0001 (firmware sensor-rev-a, protocol 2.0)"
-CLOCK_OK = "clock unit SIMCLK-0001 (firmware clock-rev-a, protocol 2.0)"
+BOARD_OK = "board SIM-0001 (firmware sensor-rev-a, protocol 2.1)"
+CLOCK_OK = "clock unit SIMCLK-0001 (firmware clock-rev-a, protocol 2.1)"
 GPIO = "clock gpio (buttons 5/6/13, display 19/26)"
 
 

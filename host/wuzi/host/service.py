@@ -170,11 +170,13 @@ class _Table:
 
 @dataclass(frozen=True)
 class _HeldPress:
-    """A press waiting for the board: its button, its own instant, when it was held."""
+    """A press waiting for the board: its button, its own instant, when it was held, and
+    the board's question asked once it had arrived (``BoardDriver.vouch_now``)."""
 
     button: int
     at_ns: int
     held_ns: int
+    ticket: int = 0
 
 
 @dataclass(frozen=True)
@@ -679,7 +681,11 @@ class HostService:
         session = table.runtime.session
         # no tick while a press waits for the board: a flag it would tell could only fall
         # because the press is not judged yet (the press, at its own time, comes first)
-        if session is not None and not table.held_presses and session.due(now):
+        due_ns = session.next_due_ns() if session is not None else None
+        # the session's own due time first (known since its last input): a host asks at
+        # every turn of its loop, and ``due`` itself runs the clock forward to now
+        due = session is not None and due_ns is not None and now >= due_ns
+        if due and session is not None and not table.held_presses and session.due(now):
             self._feed(table, Tick(now_ns=table.runtime.clamp(now)))
         deadline = table.mapper.deadline_ns
         if deadline is not None and now >= deadline and table.mapper.expire(now):
@@ -746,9 +752,8 @@ class HostService:
             self._button(table, button, at_ns)
             return
         now = self.time.now_ns()
-        table.held_presses.append(_HeldPress(button, min(at_ns, now), now))
-        if table.board is not None:
-            table.board.ask_now(now // 1_000_000)
+        ticket = table.board.vouch_now(now // 1_000_000) if table.board is not None else 0
+        table.held_presses.append(_HeldPress(button, min(at_ns, now), now, ticket))
         self._release_presses(table, now)
 
     def _release_presses(self, table: _Table, now: int) -> None:
@@ -769,7 +774,7 @@ class HostService:
                 held.popleft()
                 self._not_judged(table, first, "while the board link was down")
                 continue
-            if board.settled_through(first.at_ns // 1_000_000):
+            if board.settled_through(first.at_ns // 1_000_000, first.ticket):
                 held.popleft()
                 self._button(table, first.button, first.at_ns)
                 continue
@@ -778,7 +783,7 @@ class HostService:
                 seconds = PRESS_SETTLE_MAX_MS / 1000
                 self._not_judged(table, first, f"while the board did not settle for {seconds:g} s")
                 continue
-            board.ask_now(now // 1_000_000)  # asked again at most every ASK_RETRY_MS
+            board.ask_now(now // 1_000_000, first.at_ns // 1_000_000)  # again: ASK_RETRY_MS
             return
 
     def _not_judged(self, table: _Table, press: _HeldPress, why: str) -> None:

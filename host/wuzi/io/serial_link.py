@@ -477,16 +477,28 @@ class BoardDriver(SerialDriver[Reconciled]):
     def frames(self) -> int:
         return self.board.frames_received
 
-    def settled_through(self, t_ms: int) -> bool:
+    def settled_through(self, t_ms: int, ticket: int = 0) -> bool:
         """Every stone on the board at host time ``t_ms`` has been reported (see
         ``BoardLink.settled_through``); False while the port is closed or refused."""
-        return self.port is not None and self.refused is None and self.board.settled_through(t_ms)
+        if self.port is None or self.refused is not None:
+            return False
+        return self.board.settled_through(t_ms, ticket)
 
-    def ask_now(self, now_ms: int) -> None:
-        """Ask the board for its latest event number now and send the question."""
+    def vouch_now(self, now_ms: int) -> int:
+        """Ask the board to vouch for this instant and send the question: the ticket for
+        ``settled_through`` (``BoardLink.vouch_now``; 0 while the port is closed)."""
+        if self.port is None:
+            return 0
+        ticket = self.board.vouch_now(now_ms)
+        self._flush(now_ms)
+        return ticket
+
+    def ask_now(self, now_ms: int, through_ms: int | None = None) -> None:
+        """Ask the board to vouch for ``through_ms`` (default now) and send the question
+        (``BoardLink.ask_now``)."""
         if self.port is None:
             return
-        self.board.ask_now(now_ms)
+        self.board.ask_now(now_ms, through_ms)
         self._flush(now_ms)
 
 
@@ -588,10 +600,12 @@ class LinkLoop:
     def run_once(self, callback: Callback, max_wait_ms: int = 50) -> None:
         for queued in self.drivers:  # bytes queued since the last turn (a display refresh)
             self._sync(queued)
-        now = self.clock()
-        deadlines = [d for d in (x.deadline_ms() for x in self.drivers) if d is not None]
-        wait = max_wait_ms if not deadlines else max(0, min(min(deadlines) - now, max_wait_ms))
-        for key, mask in self._selector.select(wait / 1000.0):
+        # each driver's deadline is asked once a turn, and again only of those that read or
+        # wrote (a host serves dozens: asking all of them twice a turn showed in profiles);
+        # a deadline another driver's callback brought forward is met at the next turn
+        deadlines = {x: x.deadline_ms() for x in self.drivers}
+        known = [d for d in deadlines.values() if d is not None]
+        for key, mask in self._selector.select(self._wait_s(known, max_wait_ms)):
             if isinstance(key.data, _Watched):
                 key.data.on_readable()
                 continue
@@ -603,13 +617,26 @@ class LinkLoop:
                 for ev in drv.on_readable(self.clock()):
                     callback(drv, ev)
             self._sync(drv)
+            deadlines[drv] = drv.deadline_ms()
         now = self.clock()
         for due in self.drivers:
-            d = due.deadline_ms()
+            d = deadlines.get(due)
             if d is not None and d <= now:
                 for ev in due.on_timer(now):
                     callback(due, ev)
                 self._sync(due)
+
+    def _wait_s(self, deadlines: list[int], max_wait_ms: int) -> float:
+        """Seconds to sleep until the first deadline (at most ``max_wait_ms``). With the
+        real clock the sleep ends at the deadline's very millisecond, not up to a
+        millisecond past it (``now`` in whole ms is up to 1 ms behind the instant)."""
+        if not deadlines:
+            return max_wait_ms / 1000.0
+        first = min(deadlines)
+        if self.clock is monotonic_ms:
+            left_ns = first * 1_000_000 - time.monotonic_ns()
+            return max(0.0, min(left_ns / 1e9, max_wait_ms / 1000.0))
+        return max(0, min(first - self.clock(), max_wait_ms)) / 1000.0
 
     def run(self, callback: Callback, stop: Callable[[], bool] | None = None) -> None:
         while stop is None or not stop():

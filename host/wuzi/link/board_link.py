@@ -79,27 +79,41 @@ class BoardLink:
         self._apply(self.session.connection_lost(now_ms, why))
         return self.reconciler.poll(now_ms, hold=self._hold())
 
-    def settled_through(self, t_ms: int) -> bool:
+    def settled_through(self, t_ms: int, ticket: int = 0) -> bool:
         """Whether every stone that lay on the board at host time ``t_ms`` has been
         reported already (as a stone event or an alert), so a clock press stamped ``t_ms``
         can be judged against the position as it stands: the link is up and in sync (every
-        event the board numbered delivered), no reading waits to be settled, and the board
-        has been heard up to ``t_ms`` plus its debounce time (a stone put down at ``t_ms``
-        becomes an event only once the MCU's debounce has held it; a word stamped before
-        that proves nothing about it)."""
+        event the board numbered delivered), no reading waits to be settled, and either the
+        board has vouched for ``t_ms`` itself (a STEADY answer, protocol 2.1: no reading in
+        its debounce at a look after ``t_ms``, or after the question ``ticket`` from
+        ``vouch_now`` asked once the press had arrived; one round trip) or — a 2.0
+        board — it has been heard up to ``t_ms`` plus its debounce time (a stone put down
+        at ``t_ms`` becomes an event only once the MCU's debounce has held it; a word
+        stamped before that proves nothing about it)."""
         s = self.session
         if not (s.link_up and s.in_sync) or s.info is None or s.heard_until_ms is None:
             return False
         if self.reconciler.unsettled:
             return False
+        if s.steady_until_ms is not None and s.steady_until_ms > t_ms:
+            return True  # the board vouched for the moment itself (STEADY, 2.1)
+        if ticket and s.steady_answered >= ticket:
+            return True  # ... or for a question asked after it
         debounce_ms = -(-s.info.debounce_scans * s.info.scan_us // 1000)
         return s.heard_until_ms >= t_ms + debounce_ms
 
-    def ask_now(self, now_ms: int) -> None:
-        """Ask the board for its latest event number now (a HELLO its INFO answers,
-        stamped), so ``settled_through`` can turn true within a round trip instead of at
-        the next heartbeat; the caller writes ``data_to_send``."""
-        self.session.ask_latest(now_ms)
+    def ask_now(self, now_ms: int, through_ms: int | None = None) -> None:
+        """Ask the board to vouch for ``through_ms`` (a clock press's own time; default
+        now): a STEADY_REQ, or for a 2.0 board a HELLO its stamped INFO answers, so
+        ``settled_through`` can turn true within a round trip instead of at the next
+        heartbeat; the caller writes ``data_to_send``."""
+        self.session.ask_steady(now_ms if through_ms is None else through_ms, now_ms)
+
+    def vouch_now(self, now_ms: int) -> int:
+        """Ask the board to vouch for this instant (a clock press has just arrived): the
+        ticket for ``settled_through`` (0 for a 2.0 board, asked HELLO). The caller writes
+        ``data_to_send``."""
+        return self.session.ask_steady_now(now_ms)
 
     def data_to_send(self) -> bytes:
         return self.session.data_to_send()
@@ -117,19 +131,33 @@ class BoardLink:
     def next_deadline_ms(self) -> int | None:
         deadlines = [self.session.next_deadline_ms()]
         if self.session.in_sync:
-            deadlines.append(self.reconciler.next_deadline_ms())
+            settle = self.reconciler.next_deadline_ms()
+            unheard = self._unheard_quiet_ms()
+            again = self.session.ask_again_ms()
+            if (
+                settle is not None
+                and unheard is not None
+                and again is not None
+                and settle >= unheard
+            ):
+                # the window's end has been asked about: sleep until the answer (it wakes
+                # the loop) or the retry, not poll a deadline already past — a host loop
+                # spinning through the round trip starves the very device it waits for
+                settle = max(settle, again)
+            deadlines.append(settle)
         known = [d for d in deadlines if d is not None]
         return min(known) if known else None
 
     def _confirm_quiet(self, now_ms: int) -> None:
-        """At the end of a quiet window not yet heard to its end, ask the board for its
-        latest event number (its INFO answers within a round trip; the next heartbeat
-        would come up to 200 ms later)."""
+        """While a quiet window is not yet heard to its end, ask the board to vouch for
+        that end: a 2.1 board is asked at once, its answer due at the end (no round trip
+        after it); a 2.0 board is asked HELLO at the end (its INFO answers within a round
+        trip; the next heartbeat would come up to 200 ms later)."""
         if not self.session.in_sync:
             return
         quiet = self._unheard_quiet_ms()
-        if quiet is not None and now_ms >= quiet:
-            self.session.ask_latest(now_ms)
+        if quiet is not None:
+            self.session.ask_steady(quiet, now_ms)
 
     def _hold(self) -> bool:
         """Whether the reconciler must not settle yet: the link is catching up, or the

@@ -25,6 +25,8 @@ from wuzi.link.errors import BoardMismatchError, DeviceMismatchError, VersionMis
 REPLAY_RETRY_MS = 100
 HELLO_RETRY_MS = 250
 ASK_RETRY_MS = 50  # ``ask_latest``: a quiet window's end is confirmed within a round trip
+STEADY_MINOR = 1  # the protocol minor from which a board answers STEADY_REQ (2.1)
+STEADY_ASKS_KEPT = 8  # unanswered STEADY_REQs remembered (their answers may still come)
 # The board and the clock unit send a heartbeat every 200 ms (firmware/board.py,
 # clock_unit.py): 600 ms of silence is three missed in a row, which a loaded Pi's late loop
 # turn does not fake, and a pulled cable whose port stays open is told within a second.
@@ -643,6 +645,16 @@ class EventSession:
         self._hello()
         self._asked_ms = now_ms
 
+    def ask_again_ms(self) -> int | None:
+        """When a question still unanswered may be asked again (``ask_latest``'s HELLO, or
+        a handshake's): until then a caller waiting for the answer has nothing to do, and
+        must sleep rather than poll (None: no question is outstanding)."""
+        if self._timers.hello_sent_ms is not None:
+            return self._timers.hello_sent_ms + HELLO_RETRY_MS
+        if self._asked_ms is not None:
+            return self._asked_ms + ASK_RETRY_MS
+        return None
+
     def _heard(self, at_ms: int, *, in_order: bool = False) -> None:
         """Nothing was lost up to ``at_ms``: an in-order event, or a word from the device
         (heartbeat, INFO, snapshot) while every event it numbered has been delivered."""
@@ -718,6 +730,101 @@ class BoardSession(EventSession):
             expected_serial=expected_serial, port_name=port_name, skip_history=skip_history
         )
         self._cells = _Cells()
+        # Host ms before which the board has vouched (STEADY, protocol 2.1) that every stone
+        # lying on it was reported: a clock press stamped earlier is judged at once.
+        # Exclusive: the answer vouches for the instant its question was sent, which lies
+        # somewhere in that whole millisecond.
+        self.steady_until_ms: int | None = None
+        self._steady_token = 0
+        # STEADY_REQs sent (their token is the low byte) and the latest one believed
+        self._steady_serial = 0
+        self.steady_answered = 0
+        # STEADY_REQs unanswered: token -> (host ms the answer vouches for, when sent, serial)
+        self._steady_asks: dict[int, tuple[int, int, int]] = {}
+
+    @property
+    def answers_steady(self) -> bool:
+        """Whether the board speaks 2.1 or later (STEADY_REQ); a 2.0 board is asked HELLO."""
+        return self.info is not None and self.info.minor >= STEADY_MINOR
+
+    def ask_steady(self, through_ms: int, now_ms: int) -> None:
+        """Ask the board to vouch that every stone lying on it during host ms ``through_ms``
+        has been reported: a STEADY_REQ due ``through_ms + 1 - now_ms`` after it arrives,
+        answered by the board's first look from then on that finds no reading in its
+        debounce. The answer comes after the request was sent, so it vouches for every
+        instant before ``max(now_ms, through_ms + 1)`` whatever the two clocks say. The
+        board holds one question: a later one is asked after the pending one is answered,
+        an earlier one (a clock press while a quiet window's end is pending) replaces it.
+        A 2.0 board is asked HELLO instead, once ``through_ms`` has come (its stamped INFO
+        confirms the window's end; a press then waits for the debounce,
+        ``BoardLink.settled_through``)."""
+        if not self.answers_steady:
+            if now_ms >= through_ms:
+                self.ask_latest(now_ms)
+            return
+        if self.steady_until_ms is not None and self.steady_until_ms > through_ms:
+            return
+        if self._timers.hello_sent_ms is not None:
+            return  # a handshake is under way: asked once it is over
+        vouch = max(now_ms, through_ms + 1)
+        pending = self._steady_asks.get(self._steady_token)
+        if pending is not None and pending[0] <= vouch and now_ms < pending[0] + ASK_RETRY_MS:
+            return  # an answer due no later is on its way (one lost is asked again)
+        self._send_steady_req(vouch - now_ms, now_ms)
+
+    def ask_steady_now(self, now_ms: int) -> int:
+        """Ask the board to vouch for this very instant, and return the question's serial
+        (``steady_answered`` reaching it means answered; 0: a 2.0 board, asked HELLO). Its
+        answer vouches for everything before it was sent: a clock press whose frame has
+        arrived is covered whatever millisecond it is stamped, with no wait for the next
+        millisecond (the press came before its frame, the frame before the question)."""
+        if not self.answers_steady or self._timers.hello_sent_ms is not None:
+            self.ask_latest(now_ms)
+            return 0
+        return self._send_steady_req(0, now_ms)
+
+    def _send_steady_req(self, delay_ms: int, now_ms: int) -> int:
+        delay = min(delay_ms, 0xFFFF)
+        self._steady_serial += 1
+        self._steady_token = self._steady_serial & 0xFF
+        self._command(wire.T_STEADY_REQ, bytes((self._steady_token, delay >> 8, delay & 0xFF)))
+        asks = self._steady_asks
+        asks.pop(self._steady_token, None)
+        asks[self._steady_token] = (now_ms + delay, now_ms, self._steady_serial)
+        while len(asks) > STEADY_ASKS_KEPT:
+            del asks[next(iter(asks))]
+        return self._steady_serial
+
+    def ask_again_ms(self) -> int | None:
+        again = super().ask_again_ms()
+        pending = self._steady_asks.get(self._steady_token)
+        if pending is None:
+            return again
+        steady = pending[0] + ASK_RETRY_MS
+        return steady if again is None else min(again, steady)
+
+    def _on_steady(self, body: bytes, now_ms: int) -> None:
+        """The board's answer: nothing but events up to its latest lay on it, as of the
+        moment the question it answers vouched for. Believed once those events are here
+        (a gap is replayed first; the question is asked again after)."""
+        ask = self._steady_asks.pop(body[0], None)
+        if ask is None or self.boot_id is None or self._timers.hello_sent_ms is not None:
+            return  # not a question of this connection, or a boot not yet known
+        if body[1] != self.boot_id & 0xFF:
+            return  # another boot's answer: its INFO will come
+        evno = wire.get_u32(body, 2)
+        self._host_ms(wire.get_u32(body, 6), now_ms, True)
+        if evno > self.last_evno:
+            self._note_latest(evno, now_ms)
+            return
+        vouched, _, serial = ask
+        for token, (through, _, earlier) in list(self._steady_asks.items()):
+            if through <= vouched and earlier < serial:
+                del self._steady_asks[token]  # answered by this one (or lost before it)
+        if self.steady_until_ms is None or vouched > self.steady_until_ms:
+            self.steady_until_ms = vouched
+        self.steady_answered = max(self.steady_answered, serial)
+        self._heard(vouched)
 
     @property
     def cells(self) -> bytes:
@@ -729,6 +836,8 @@ class BoardSession(EventSession):
 
     def _new_boot(self) -> None:
         self._cells = _Cells()  # a fresh MCU starts from empty and reports what it finds
+        self.steady_until_ms = None
+        self._steady_asks.clear()
 
     def _skip_history(self, now_ms: int) -> None:
         self._fallback_snapshot(now_ms)
@@ -753,6 +862,9 @@ class BoardSession(EventSession):
             return True
         if t == wire.T_SNAPSHOT and len(body) >= wire.LEN_SNAPSHOT:
             self._on_snapshot(body, now_ms)
+            return True
+        if t == wire.T_STEADY and len(body) >= wire.LEN_STEADY:
+            self._on_steady(body, now_ms)
             return True
         if t == wire.T_SELFTEST and len(body) >= 6:
             n = min(body[5], (len(body) - 6) // 2)

@@ -205,10 +205,20 @@ class TableSession(OpeningActions, RefereeCommands):
         waited_ms, flags = self._overdue(now)
         return waited_ms is not None or bool(flags)
 
+    _due_known: tuple[int | None] | None = None
+    """``next_due_ns`` as computed since the last input (None: not yet): a host asks it of
+    every table at every turn of its loop, and only an input changes it."""
+
     def next_due_ns(self) -> int | None:
         """The earliest instant from which ``due`` is true if no other input comes (None:
         nothing is scheduled; it may lie in the past: due already). What the shell sets
         its timer to; any input may change it."""
+        known = self._due_known
+        if known is None:
+            known = self._due_known = (self._next_due_ns(),)
+        return known[0]
+
+    def _next_due_ns(self) -> int | None:
         candidates: list[int] = []
         pending = self._pending
         if pending is not None and not self._unpressed_told:
@@ -249,6 +259,7 @@ class TableSession(OpeningActions, RefereeCommands):
         handler = getattr(self, "_on_" + type(event).__name__, None)
         if handler is None:
             raise TableError(f"unknown table input {type(event).__name__}")
+        self._due_known = None
         handler(event)
         self._last_ns = now
         self._inputs.append(event)

@@ -3,8 +3,11 @@
 * ``link.event_latency_p99_ms``: from the end of the MCU's debounce window (the simulated
   MCU writes its CHANGE frame; the simulator stamps it with CLOCK_MONOTONIC, which both
   processes share) to the reconciled stone event on the host, minus the host's configured
-  settle time: the cost of the link itself. The simulator is a separate process; a pty has
-  no baud rate, so a real 115200-baud line adds ~1.5 ms for the 18-byte frame.
+  settle time: the cost of the link itself. The measured board is one of 32 served by the
+  same loop (the other 31 play a move every 2 s each, as in ``link.cpu_pct_32_boards``), so
+  its frames queue behind theirs as on a host serving a hall. The simulators are separate
+  processes; a pty has no baud rate, so a real 115200-baud line adds ~1.5 ms for the 18-byte
+  frame.
 * ``link.change_to_event_minus_window_p99_ms``: the same from the moment the stone lands,
   minus the whole configured window (debounce scans x scan period + settle); it can be
   negative, since the MCU's first scan after a change comes 0..5 ms later.
@@ -45,6 +48,8 @@ Emit = Callable[[str, float, str], None]
 SCAN_MS = 5
 DEBOUNCE_SCANS = 4
 SETTLE_MS = 150
+BOARDS = 32
+PER_PROCESS = 16
 
 
 def _wuzi() -> list[str]:
@@ -87,21 +92,28 @@ def _latency(emit: Emit, quick: bool) -> None:
         )
         assert sim.stdout is not None
         path = sim.stdout.readline().strip()
-        link = BoardLink(settle_ms=SETTLE_MS, port_name=path)
+        others, other_paths = _spawn_boards(BOARDS - 1, seed=7)
+        measured = BoardDriver(path, BoardLink(settle_ms=SETTLE_MS, port_name=path))
         loop = LinkLoop()
-        loop.add(BoardDriver(path, link))
+        loop.add(measured)
+        for p in other_paths:
+            loop.add(BoardDriver(p, BoardLink(settle_ms=SETTLE_MS, port_name=p)))
         seen: dict[str, int] = {}
 
         def on_event(drv: Driver, ev: object) -> None:
-            if isinstance(ev, StoneEvent):
+            if drv is measured and isinstance(ev, StoneEvent):
                 seen[point_name(ev.point)] = time.monotonic_ns()
 
         deadline = time.monotonic() + 300 + stones * gap / 1000 + 20
-        while len(seen) < stones and time.monotonic() < deadline and sim.poll() is None:
-            loop.run_once(on_event)
-        loop.close()
-        sim.terminate()
-        sim.wait(10)
+        try:
+            while len(seen) < stones and time.monotonic() < deadline and sim.poll() is None:
+                loop.run_once(on_event)
+        finally:
+            loop.close()
+            for process in [sim, *others]:
+                process.terminate()
+            for process in [sim, *others]:
+                process.wait(10)
         placed: dict[str, int] = {}
         debounced: dict[str, int] = {}
         for line in trace.read_text().splitlines():
@@ -125,9 +137,10 @@ def _latency(emit: Emit, quick: bool) -> None:
     emit("link.change_to_event_minus_window_p99_ms", _percentile(total, 0.99), "ms")
 
 
-def _cpu(emit: Emit, quick: bool) -> None:
-    boards, per_process = 32, 16
-    measure_s = 5.0 if quick else 30.0
+def _spawn_boards(count: int, seed: int) -> tuple[list[subprocess.Popen[str]], list[str]]:
+    """``count`` boards with random play (a move every 2 s each), served by simulator
+    processes of at most ``PER_PROCESS`` boards: the processes and the boards' ptys."""
+    sizes = [min(PER_PROCESS, count - k) for k in range(0, count, PER_PROCESS)]
     sims = [
         subprocess.Popen(
             [
@@ -135,21 +148,28 @@ def _cpu(emit: Emit, quick: bool) -> None:
                 "sim",
                 "boards",
                 "--count",
-                str(per_process),
+                str(size),
                 "--move-ms",
                 "2000",
                 "--seed",
-                str(100 * k),
+                str(seed + 100 * k),
             ],
             stdout=subprocess.PIPE,
             text=True,
         )
-        for k in range(boards // per_process)
+        for k, size in enumerate(sizes)
     ]
     paths = []
-    for sim in sims:
+    for sim, size in zip(sims, sizes, strict=True):
         assert sim.stdout is not None
-        paths += [sim.stdout.readline().strip() for _ in range(per_process)]
+        paths += [sim.stdout.readline().strip() for _ in range(size)]
+    return sims, paths
+
+
+def _cpu(emit: Emit, quick: bool) -> None:
+    boards = BOARDS
+    measure_s = 5.0 if quick else 30.0
+    sims, paths = _spawn_boards(boards, seed=0)
     loop = LinkLoop()
     drivers = [BoardDriver(p, BoardLink(settle_ms=SETTLE_MS, port_name=p)) for p in paths]
     for d in drivers:

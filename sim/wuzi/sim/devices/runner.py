@@ -57,7 +57,10 @@ def run_devices(
         wake = min((d.next_wake_ms() for d in devices), default=now + 50)
         if until_ms is not None:
             wake = min(wake, until_ms)
-        timeout = max(0, wake - clock()) / 1000.0
+        if clock is monotonic_ms:  # to the wake's very millisecond (an MCU polls, never late)
+            timeout = max(0.0, (wake * 1_000_000 - time.monotonic_ns()) / 1e9)
+        else:
+            timeout = max(0, wake - clock()) / 1000.0
         ready, _, _ = select.select(list(by_fd), [], [], min(timeout, 0.05))
         now = clock()
         for fd in ready:

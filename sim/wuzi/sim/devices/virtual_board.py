@@ -276,6 +276,10 @@ class VirtualBoard(PtyDevice):
         self._script_end_ms = 0
         self.bytes_out = 0
         self.bytes_lost = 0
+        # the wood changed since the MCU's last scan: a scan of untouched wood with no
+        # reading counting its debounce changes nothing but the scan count, so it is
+        # skipped (the simulator serves dozens of boards at 200 Hz on one core)
+        self._touched = True
 
     # -- the pty --------------------------------------------------------------------------
 
@@ -304,6 +308,7 @@ class VirtualBoard(PtyDevice):
         self.now_ms = now_ms
         self.boot_ms = now_ms
         self._sent_evno = 0
+        self._touched = True
         self.mcu = fw_board.SensorBoard(
             self.matrix,
             FramePort(self._emit),
@@ -353,7 +358,12 @@ class VirtualBoard(PtyDevice):
             return
         mcu_ms = now_ms - self.boot_ms
         if now_ms >= self.next_scan_ms:
-            self.mcu.scan(mcu_ms)
+            mcu = self.mcu
+            if self._touched or mcu.steady_looked or mcu.scans < mcu.debounce or any(mcu.unsettled):
+                self._touched = False
+                mcu.scan(mcu_ms)
+            else:
+                mcu.scans += 1  # all a scan of untouched, settled wood does
             self.next_scan_ms += self.scan_ms
             if self.next_scan_ms <= now_ms:  # fell behind (a busy host): do not burst
                 self.next_scan_ms = now_ms + self.scan_ms
@@ -361,6 +371,9 @@ class VirtualBoard(PtyDevice):
 
     def next_wake_ms(self) -> int:
         wake = self.next_scan_ms if self.mcu is not None else self.down_until_ms
+        mcu = self.mcu
+        if mcu is not None and mcu.steady_wanted and not mcu.steady_looked:
+            wake = min(wake, self.boot_ms + mcu.steady_due)  # the host's STEADY_REQ falls due
         if self._actions:
             wake = min(wake, self._actions[0][0])
         return self._stall_wake(self.now_ms, wake)
@@ -389,6 +402,7 @@ class VirtualBoard(PtyDevice):
 
     def set_cell(self, point: int, code: int) -> None:
         self.table.cells[point] = code
+        self._touched = True
         if self.on_physical is not None:
             self.on_physical(point, code, self.now_ms)
 
@@ -441,6 +455,7 @@ class VirtualBoard(PtyDevice):
 
     def _stick(self, point: int, code: int) -> None:
         self.table.set_stuck(point, code)
+        self._touched = True
         if self.mcu is not None:
             self.mcu.self_test(self.now_ms - self.boot_ms)
 
