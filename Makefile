@@ -54,13 +54,15 @@ demo: setup
 ## bench: every area's figures, one `BENCH name value unit` line each. The sources are
 ##        compiled first, as a wheel's install compiles them on a Pi: an editable install
 ##        under PYTHONDONTWRITEBYTECODE would otherwise compile every changed module at each
-##        start, and the start-up figures would measure the compiler
+##        start, and the start-up figures would measure the compiler. `make pyc` also keeps
+##        the code of the dataclasses' generated methods (wuzi.base.codecache)
 bench: setup pyc
 	$(WUZI) bench
 
 .PHONY: pyc
 pyc:
 	$(PY) -m compileall -q host display sim
+	$(PY) -m wuzi.base.codecache wuzi.display wuzi.sim >/dev/null
 
 ## bench-pi: the same on one core (`taskset -c 0`; the processes it starts inherit it), as
 ##           `wuzi bench --pi`: a Pi 4 is ~4x slower per core, a Pi 5 ~2x (no cpufreq in a

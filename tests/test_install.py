@@ -140,6 +140,9 @@ def test_the_offline_bundle_installs_with_no_index_and_runs_the_venue(tmp_path: 
     env["PYTHON"] = sys.executable
     out = _run("sh", bundle / "install.sh", venv, env=env)
     assert "install: wuzi " in out
+    # the dataclasses' compiled methods are kept, as make pyc keeps them (issue 22)
+    kept = list(venv.glob("lib/python3*/site-packages/wuzi/base/__pycache__/dataclass-code.*"))
+    assert kept and kept[0].stat().st_size > 10_000
     frozen = _run(venv / "bin/python", "-m", "pip", "list", "--format=freeze", env=env)
     installed = {line.split("==")[0].lower() for line in frozen.split()}
     assert installed - {"pip", "setuptools"} == {

@@ -596,6 +596,22 @@ def test_check_outgoing_accepts_exactly_what_receivers_accept() -> None:
             check_outgoing(topic, message)
 
 
+def test_check_outgoing_gives_the_payload_and_checks_each_topic_afresh() -> None:
+    """The payload it returns is the message's encoding (the bus client sends it). The
+    same message just accepted on one topic is judged again on a topic of another kind
+    or table: a referee alert passed for the alerts topic is still refused on the public
+    events topic."""
+    alert = TableEvent("e", 3, "g", 1, "alert", 5, {"reason": "five"})
+    assert check_outgoing(topics.arbiter_alerts(VENUE, 3), alert) == encode(alert)
+    assert check_outgoing(topics.arbiter_alerts(VENUE, 3), alert) == encode(alert)
+    with pytest.raises(MessageError, match="arbiter/table/<n>/alerts only"):
+        check_outgoing(topics.table_events(VENUE, 3), alert)
+    state = TableState(3, "g", 1, "playing", (112,), 1000, 1000, "black", None, 5)
+    check_outgoing(topics.table_state(VENUE, 3), state)
+    with pytest.raises(MessageError, match="topic is for table 4"):
+        check_outgoing(topics.table_state(VENUE, 4), state)
+
+
 def test_an_assignment_without_the_games_names_is_valid() -> None:
     """The names for the record (docs/records.md) are optional: an older director's
     assignment parses, each name taking its default."""

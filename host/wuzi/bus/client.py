@@ -324,10 +324,10 @@ class BusClient:
         if key == _INTERNAL:
             raise BusConfigError("an outbox key must not be empty")
         try:
-            check_outgoing(topic, message)  # nothing referee-only on a public topic, ever
+            # nothing referee-only on a public topic, ever; the payload is the checked one
+            payload = check_outgoing(topic, message)
         except MessageError as exc:
             raise BusConfigError(f"refusing to publish: {exc}") from None
-        payload = encode(message)
         if len(payload) > MAX_PAYLOAD_BYTES:
             raise BusConfigError(
                 f"message for {topic!r} is {len(payload)} bytes; receivers accept at most"

@@ -780,22 +780,44 @@ def _check_against_topic(topic: str, where: Topic, message: Message) -> None:
             )
 
 
-def check_outgoing(topic: str, message: Message) -> None:
+_last_checked: tuple[tuple[TopicKind, int | None, str | None], Message, bytes] | None = None
+"""The last message ``check_outgoing`` passed: where it went, itself, its payload."""
+
+
+def check_outgoing(topic: str, message: Message) -> bytes:
     """Raise `MessageError` unless ``message`` is exactly what receivers of ``topic``
     accept: the right type for the topic, every field valid, the table and host agreeing,
     no referee alert on a public topic. A sender calls it before publishing, so a bug
-    cannot put referee-only content where players or the hall read."""
+    cannot put referee-only content where players or the hall read. Returns the payload
+    (``encode(message)``), so the sender need not encode it a second time.
+
+    The same message object checked again at once, for a topic of the same kind, table
+    and host, and encoding to the same bytes, is not parsed again: what receivers make
+    of a payload depends on nothing else (the host's ``publish`` checks each message it
+    builds, then the bus client checks it before it leaves: a second parse of every
+    message was ~10 ms of a 24-table recovery; docs/performance.md)."""
+    global _last_checked
     if isinstance(message, Cleared) and message.topic != topic:
         raise MessageError(topic, None, f"clears {message.topic!r}, not this topic")
     try:
         payload = encode(message)
     except (TypeError, ValueError) as exc:  # a value JSON cannot hold (a set, NaN …)
         raise MessageError(topic, None, f"cannot be encoded: {exc}") from None
+    try:
+        where = parse_topic(topic)
+    except TopicError as exc:
+        raise MessageError(str(topic)[:200], None, str(exc)) from None
+    key = (where.kind, where.table, where.host)
+    last = _last_checked
+    if last is not None and last[1] is message and last[0] == key and last[2] == payload:
+        return payload
     parsed = parse_message(topic, payload)
     if type(parsed) is not type(message):
         raise MessageError(topic, None, f"a {type(message).__name__} does not go on this topic")
     if parsed != message:
         raise MessageError(topic, None, "does not survive encoding unchanged (a value is not JSON)")
+    _last_checked = (key, message, payload)
+    return payload
 
 
 def _plain(value: object) -> object:

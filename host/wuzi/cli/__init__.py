@@ -19,7 +19,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from wuzi.base import __version__
+from wuzi.base import __version__, codecache
+
+# Before any command's module creates its dataclasses: their methods' code comes from the
+# cache ``make pyc`` writes, instead of being compiled at every start (wuzi.base.codecache).
+codecache.install()
 
 
 @dataclass(frozen=True)

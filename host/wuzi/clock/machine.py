@@ -147,7 +147,11 @@ def advance(control: TimeControl, policy: FlagPolicy, state: ClockState, now_ns:
     if seat is None or state.t_ns is None or now_ns == state.t_ns:
         return replace(state, t_ns=now_ns)
     side, flag_ns = timing.run(state.side(seat), control, now_ns - state.t_ns, start_ns=state.t_ns)
-    new = replace(state.with_side(seat, side), t_ns=now_ns)
+    # one replace, not two (with_side, then the instant): the clock runs at every input
+    if seat is Seat.FIRST:
+        new = replace(state, first=side, t_ns=now_ns)
+    else:
+        new = replace(state, second=side, t_ns=now_ns)
     if flag_ns is not None:
         new = replace(new, flags=(*new.flags, Flag(seat, flag_ns)))
         if policy is FlagPolicy.STOP:
