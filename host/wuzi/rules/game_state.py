@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from wuzi.rules.board import POINTS, Board, Colour, Point, parse_point, point_name
 from wuzi.rules.claims import (
@@ -108,14 +109,17 @@ def _settings_of(procedure: OpeningProcedure) -> tuple[tuple[str, str | int], ..
     )
 
 
-@dataclass(frozen=True)
-class _Undo:
+class _Undo(NamedTuple):
     """What a stone played after the opening changed besides the board and the judge:
-    enough to take it back exactly (the claim book is small, so a copy is kept)."""
+    enough to take it back exactly (the claim book is small, so its contents are kept).
+    A named tuple of plain tuples, not objects: a game keeps one per stone, and a table's
+    snapshot (``wuzi.host.snapshot``) pickles them all — a host's recovery loads 24."""
 
     number: int
     passes: int
-    book: ClaimBook
+    forbidden: tuple[tuple[Point, ForbiddenMove], ...]
+    fives: tuple[Five, ...]
+    white_moves: int
 
 
 class GameState:
@@ -354,7 +358,16 @@ class GameState:
     def _play_stone(self, move: Move, t_ms: int | None, clocks: ClockReading | None) -> None:
         """A stone of the side to move after the opening (``move.colour`` is ``_next``),
         kept so that it can be taken back; derived events carry ``t_ms``/``clocks``."""
-        self._undo.append(_Undo(move.number, self._passes, self._book.copy()))
+        book = self._book
+        self._undo.append(
+            _Undo(
+                move.number,
+                self._passes,
+                tuple(book.forbidden_moves.items()),
+                tuple(book.fives),
+                book.white_moves,
+            )
+        )
         self._add_stone(move, t_ms, clocks)
         self._next = move.colour.other
         self._check_full_board(t_ms, clocks)
@@ -400,7 +413,7 @@ class GameState:
         self._board.cells[move.point] = 0
         if self._judge is not None:
             self._judge.remove(move.point)
-        self._book = undo.book
+        self._book = ClaimBook(dict(undo.forbidden), list(undo.fives), undo.white_moves)
         self._passes = undo.passes
         self._next = move.colour
         return move
