@@ -739,8 +739,8 @@ class BoardSession(EventSession):
         # STEADY_REQs sent (their token is the low byte) and the latest one believed
         self._steady_serial = 0
         self.steady_answered = 0
-        # STEADY_REQs unanswered: token -> (host ms the answer vouches for, when sent, serial)
-        self._steady_asks: dict[int, tuple[int, int, int]] = {}
+        # STEADY_REQs unanswered: token -> (host ms the answer vouches for, serial)
+        self._steady_asks: dict[int, tuple[int, int]] = {}
 
     @property
     def answers_steady(self) -> bool:
@@ -790,7 +790,7 @@ class BoardSession(EventSession):
         self._command(wire.T_STEADY_REQ, bytes((self._steady_token, delay >> 8, delay & 0xFF)))
         asks = self._steady_asks
         asks.pop(self._steady_token, None)
-        asks[self._steady_token] = (now_ms + delay, now_ms, self._steady_serial)
+        asks[self._steady_token] = (now_ms + delay, self._steady_serial)
         while len(asks) > STEADY_ASKS_KEPT:
             del asks[next(iter(asks))]
         return self._steady_serial
@@ -817,8 +817,8 @@ class BoardSession(EventSession):
         if evno > self.last_evno:
             self._note_latest(evno, now_ms)
             return
-        vouched, _, serial = ask
-        for token, (through, _, earlier) in list(self._steady_asks.items()):
+        vouched, serial = ask
+        for token, (through, earlier) in list(self._steady_asks.items()):
             if through <= vouched and earlier < serial:
                 del self._steady_asks[token]  # answered by this one (or lost before it)
         if self.steady_until_ms is None or vouched > self.steady_until_ms:
