@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -433,6 +432,9 @@ def measure_append_us(path: str | os.PathLike[str], n: int) -> float:
             started = time.perf_counter_ns()
             journal.append(f"t{index % 24}", "bench.event", payload, index)
             timings.append(time.perf_counter_ns() - started)
+    # imported here: a bench helper's import (fractions, decimal) is no host's to pay at start
+    import statistics
+
     return statistics.median(timings) / 1000
 
 
