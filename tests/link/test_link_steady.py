@@ -92,14 +92,19 @@ def test_a_quiet_window_is_asked_about_before_its_end() -> None:
     sent = _recording(b)
     b.table.cells[parse_point("h8")] = 1
     asked_at: int | None = None
+    deadline: int | None = None
     while not b.stones():
         b.step(5)
         if asked_at is None and wire.T_STEADY_REQ in sent:
             asked_at = b.now
+        deadline = b.link.reconciler.quiet_deadline_ms() or deadline
         assert b.now < 2000, "never settled"
     quiet = b.link.session.steady_until_ms
     assert asked_at is not None and quiet is not None
     assert asked_at < quiet - 100  # asked as the window began, answered at its end
+    # ... at the start of the window's last millisecond, as a heartbeat stamped then would
+    # confirm it; not a millisecond later
+    assert quiet == deadline
     assert wire.T_HELLO not in sent
 
 

@@ -152,12 +152,20 @@ class BoardLink:
         """While a quiet window is not yet heard to its end, ask the board to vouch for
         that end: a 2.1 board is asked at once, its answer due at the end (no round trip
         after it); a 2.0 board is asked HELLO at the end (its INFO answers within a round
-        trip; the next heartbeat would come up to 200 ms later)."""
+        trip; the next heartbeat would come up to 200 ms later).
+
+        The end is heard by a word from the window's last millisecond (``heard_until_ms
+        >= quiet``: a heartbeat or an INFO stamped then, as a 2.0 board's answer is), and
+        the reconciler settles from that millisecond's start on. So a 2.1 board is asked
+        to vouch for every instant before that start (``through`` its previous ms), not
+        for the whole millisecond: that would hold every stone up to 1 ms longer than the
+        window (docs/performance.md)."""
         if not self.session.in_sync:
             return
         quiet = self._unheard_quiet_ms()
         if quiet is not None:
-            self.session.ask_steady(quiet, now_ms)
+            session = self.session
+            session.ask_steady(quiet - 1 if session.answers_steady else quiet, now_ms)
 
     def _hold(self) -> bool:
         """Whether the reconciler must not settle yet: the link is catching up, or the
