@@ -136,6 +136,26 @@ def test_mark_sent_with_an_unknown_id_changes_nothing(journal: Journal) -> None:
     assert snapshot(journal) == before
 
 
+def test_an_acknowledgement_is_committed_without_a_flush_of_its_own(journal: Journal) -> None:
+    """A lost mark only sends an event again: the loop must not wait on the disk for it.
+    The statements the connection runs show the commit under ``synchronous = NORMAL``,
+    and FULL back for the next append, also after a refused id."""
+    a = journal.append("t1", "x", {}, 0)
+    ran: list[str] = []
+    db = journal._conn()
+    db.set_trace_callback(ran.append)
+    try:
+        assert journal.mark_sent([a.id]) == 1
+        with pytest.raises(JournalInputError):
+            journal.mark_sent(["pi-01/t1/99"])
+    finally:
+        db.set_trace_callback(None)
+    assert ran[0] == "PRAGMA synchronous = NORMAL"
+    assert ran.index("COMMIT") < ran.index("PRAGMA synchronous = FULL")
+    assert ran[-1] == "PRAGMA synchronous = FULL"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
 @pytest.mark.parametrize("limit", [0, -1, 1.5, True, "3"])
 def test_pending_refuses_a_bad_limit(journal: Journal, limit: Any) -> None:
     with pytest.raises(JournalInputError, match="limit"):

@@ -3,6 +3,7 @@ current game starts, and the last instant the host knew it was alive."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,26 @@ def test_last_seq_of_kind_finds_where_the_current_game_starts(journal: Journal) 
     assert journal.last_seq_of_kind("t2", "in.session_started") == 1
     with pytest.raises(JournalInputError, match="event kind"):
         journal.last_seq_of_kind("t1", "Bad Kind")
+
+
+def test_where_a_game_starts_is_found_by_the_index_not_by_a_scan(tmp_path: Path) -> None:
+    """A host recovering late in the day must not read every earlier game of a table: the
+    query runs on ``events_by_kind``, which a file from before it gets when opened."""
+    path = tmp_path / "host.db"
+    with Journal.open(path, "pi-01") as journal:
+        for kind in ("in.session_started", "x", "in.session_started", "x"):
+            journal.append("t1", kind, {}, 0, publish=False)
+    query = "SELECT MAX(seq) FROM events WHERE table_id = ? AND kind = ?"
+    with sqlite3.connect(path) as db:  # as an older host wrote it: no index
+        plan = db.execute(f"EXPLAIN QUERY PLAN {query}", ("t1", "x")).fetchall()
+        assert "events_by_kind" in str(plan)
+        db.execute("DROP INDEX events_by_kind")
+    with Journal.open(path, "pi-01") as journal:
+        assert journal.last_seq_of_kind("t1", "in.session_started") == 3
+    with sqlite3.connect(path) as db:
+        plan = db.execute(f"EXPLAIN QUERY PLAN {query}", ("t1", "x")).fetchall()
+    db.close()
+    assert "USING COVERING INDEX events_by_kind" in str(plan)
 
 
 def test_alive_instant_is_durable_and_replaced(tmp_path: Path) -> None:
