@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from wuzi.base.sealed import SealedList
 from wuzi.clock.clock import Clock
 from wuzi.clock.control import NS_PER_MS
 from wuzi.clock.errors import ClockError
@@ -113,8 +114,11 @@ class TableSession(OpeningActions, RefereeCommands):
         _check_int(now_ns, "now_ns")
         _check_int(setup.unpressed_alert_ms, "setup.unpressed_alert_ms")
         self._setup = setup
-        self._inputs: list[TableInput] = [SessionStarted(now_ns=now_ns, setup=setup)]
-        self._history: list[TableOutput] = []
+        # both kept sealed in a snapshot until read (wuzi.base.sealed): a restart reads
+        # neither, unless a referee command is refused (then the inputs are replayed)
+        started = SessionStarted(now_ns=now_ns, setup=setup)
+        self._inputs: SealedList[TableInput] = SealedList([started])
+        self._history: SealedList[TableOutput] = SealedList()
         self._taken = 0  # outputs already handed out by take_outputs
         self._game_number = 0
         self._begin_game(now_ns)
@@ -237,7 +241,7 @@ class TableSession(OpeningActions, RefereeCommands):
 
     def take_outputs(self) -> list[TableOutput]:
         """The outputs since the last call, in order."""
-        new = self._history[self._taken :]
+        new = self._history.since(self._taken)
         self._taken = len(self._history)
         return new
 
