@@ -712,6 +712,8 @@ def _check_values(topic: str, obj: JsonObject) -> None:
         if isinstance(value, dict | list):
             if len(path) > MAX_DEPTH:
                 _bad_value(topic, path, f"is nested more than {MAX_DEPTH} levels deep")
+            if isinstance(value, list) and all(type(item) is int for item in value):
+                continue  # a list of plain integers (a game's moves) holds nothing to refuse
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in items:
                 if isinstance(key, str) and not _is_text(key):
@@ -823,6 +825,8 @@ def check_outgoing(topic: str, message: Message) -> bytes:
 def _plain(value: object) -> object:
     """A message's field as JSON holds it: tuples as lists, nested messages as objects."""
     if isinstance(value, tuple):
+        if all(type(item) is int for item in value):  # a game's moves: no item to convert
+            return list(value)
         return [_plain(item) for item in value]
     if isinstance(value, OpenAlert | MatchSummary | StandingLine | BracketMatch):
         return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
