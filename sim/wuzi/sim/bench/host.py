@@ -33,7 +33,7 @@ and timed from just before the process is spawned (interpreter start and imports
 included) until the observer has received, from this process, every table's TableState
 with status ``paused`` — each game recovered, its clocks stopped for the referee, its
 devices opened and its state on the bus. The journal holds each table's snapshot as a
-host's heartbeat leaves it at worst, ``SNAPSHOT_TAIL_MOVES`` moves (28 events) before the
+host's heartbeat leaves it at worst, ``SNAPSHOT_TAIL_MOVES`` moves (12 events) before the
 end, so those events are replayed (``wuzi.host.snapshot``). The figure is the median of
 ``STARTS`` starts, each on its own copy of the journal, broker and devices. Target: under
 0.25 s.
@@ -90,9 +90,10 @@ STARTS = 5
 each figure is their median. One start is a fifth of a second, most of it interpreter,
 imports and first calls, and on a shared machine one start in a handful is 30-50 % slower
 than the rest: the median is the start a host makes, not the one the machine disturbed."""
-SNAPSHOT_TAIL_MOVES = 7
-"""Moves after the recovery journal's snapshot: 28 events, just under ``SNAPSHOT_EVERY``,
-the most a host's heartbeat leaves unsnapshotted (the worst case, not the best)."""
+SNAPSHOT_TAIL_MOVES = (snapshots.SNAPSHOT_EVERY - 1) // 4
+"""Moves after the recovery journal's snapshot (four events a move): the most whole moves
+under ``SNAPSHOT_EVERY`` events, what a host's heartbeat leaves unsnapshotted at worst
+(the worst case, not the best)."""
 INFRACTION_REASONS = frozenset({"press_without_stone", "loss_pending"})
 S = 1_000_000_000
 WALL_MS = 1_780_000_000_000
