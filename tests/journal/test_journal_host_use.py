@@ -4,6 +4,7 @@ current game starts, and the last instant the host knew it was alive."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -58,15 +59,15 @@ def test_where_a_game_starts_is_found_by_the_index_not_by_a_scan(tmp_path: Path)
         for kind in ("in.session_started", "x", "in.session_started", "x"):
             journal.append("t1", kind, {}, 0, publish=False)
     query = "SELECT MAX(seq) FROM events WHERE table_id = ? AND kind = ?"
-    with sqlite3.connect(path) as db:  # as an older host wrote it: no index
+    with closing(sqlite3.connect(path)) as db:  # as an older host wrote it: no index
         plan = db.execute(f"EXPLAIN QUERY PLAN {query}", ("t1", "x")).fetchall()
         assert "events_by_kind" in str(plan)
         db.execute("DROP INDEX events_by_kind")
+        db.commit()
     with Journal.open(path, "pi-01") as journal:
         assert journal.last_seq_of_kind("t1", "in.session_started") == 3
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db:
         plan = db.execute(f"EXPLAIN QUERY PLAN {query}", ("t1", "x")).fetchall()
-    db.close()
     assert "USING COVERING INDEX events_by_kind" in str(plan)
 
 

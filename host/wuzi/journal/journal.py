@@ -31,6 +31,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -323,16 +324,13 @@ class Journal:
         last = self._last_seq(db, table)
         if seq > last:
             raise JournalInputError(f"table {table} has {last} events, no event {seq}")
-        db.execute("PRAGMA synchronous = NORMAL")
-        try:
+        with _unflushed(db):
             db.execute(
                 "INSERT INTO snapshots (table_id, seq, format, data) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (table_id) DO UPDATE"
                 " SET seq = excluded.seq, format = excluded.format, data = excluded.data",
                 (table, seq, format_id, data),
             )
-        finally:
-            db.execute("PRAGMA synchronous = FULL")
 
     def snapshot(self, table: str) -> Snapshot | None:
         """The table's snapshot, or None if it has none."""
@@ -399,8 +397,7 @@ class Journal:
             if not isinstance(ident, str):
                 raise JournalInputError(f"event id must be a string, not {ident!r}")
         db = self._conn()
-        db.execute("PRAGMA synchronous = NORMAL")
-        try:
+        with _unflushed(db):
             db.execute("BEGIN IMMEDIATE")
             try:
                 positions: list[int] = []
@@ -416,8 +413,6 @@ class Journal:
             except BaseException:
                 _rollback(db)
                 raise
-        finally:
-            db.execute("PRAGMA synchronous = FULL")
         return removed
 
 
@@ -519,6 +514,19 @@ def _prepare(db: sqlite3.Connection, file: Path, host_id: str) -> None:
         raise
     except sqlite3.Error as error:
         raise JournalFileError(f"{file}: the journal is damaged or unreadable ({error})") from error
+
+
+@contextmanager
+def _unflushed(db: sqlite3.Connection) -> Iterator[None]:
+    """What is committed inside is not fsync'd by its own commit (``synchronous =
+    NORMAL``): for writes a power cut may lose without harm (a snapshot, an
+    acknowledgement). WAL keeps the file consistent, and the next durable commit flushes
+    them too. FULL again on the way out, whatever happened inside."""
+    db.execute("PRAGMA synchronous = NORMAL")
+    try:
+        yield
+    finally:
+        db.execute("PRAGMA synchronous = FULL")
 
 
 def _has(db: sqlite3.Connection, name: str) -> bool:
