@@ -107,7 +107,9 @@ def test_the_page_in_chromium(mosquitto: MosquittoBroker, tmp_path: Path) -> Non
         )
         page = context.new_page()
         page.goto(url)
-        page.wait_for_selector("#t-3", timeout=20_000)
+        page.wait_for_function(  # the states arrive one by one, in no set order
+            "document.querySelectorAll('#tables article').length === 3", timeout=20_000
+        )
         cards = page.locator("#tables article")
         assert cards.count() == 3
         text = page.locator("#tables").inner_text()
