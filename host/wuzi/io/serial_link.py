@@ -55,6 +55,7 @@ REFUSED_BACKOFF_MAX_MS = 30_000
 OUT_BUFFER_MAX = 16 * 1024  # a board's commands and a clock unit's faces are a few bytes each
 STALL_MS = 1000  # bytes waiting, none taken for this long: the device stopped reading
 PATH_CHECK_MS = 250  # how often an open port's path is checked (a vanished udev symlink)
+ASK_ALL_MS = 100  # the loop asks every driver's deadline at least this often (LinkLoop)
 
 Ev = TypeVar("Ev")
 
@@ -172,6 +173,11 @@ class SerialDriver(Generic[Ev]):
         self._progress_ms = 0  # when the port last took a byte (or bytes began to wait)
         self._path_checked_ms = 0
         self._events: list[Ev] = []  # what a lost port or a refusal produced, handed out next
+        self.changed = True
+        """What the loop waits on (``deadline_ms``, ``wants_write``, the port) may differ
+        from what it last asked: set by every call that can change the driver or its link,
+        cleared by the loop as it asks again. A host's loop serves dozens of drivers and
+        need not ask each of them every turn (see ``LinkLoop.run_once``)."""
 
     def fileno(self) -> int | None:
         return self.port.fileno() if self.port is not None else None
@@ -206,6 +212,7 @@ class SerialDriver(Generic[Ev]):
         return found
 
     def try_open(self, now_ms: int) -> bool:
+        self.changed = True
         path = self._resolve()
         try:
             self.port = self.opener(path)
@@ -309,6 +316,7 @@ class SerialDriver(Generic[Ev]):
         return None
 
     def close(self) -> None:
+        self.changed = True
         if self.port is not None:
             with contextlib.suppress(serial.SerialException, OSError):
                 self.port.close()
@@ -338,6 +346,7 @@ class SerialDriver(Generic[Ev]):
 
     def _flush(self, now_ms: int) -> None:
         """Queue what the link has to say and write what the port takes."""
+        self.changed = True
         out = self.link.data_to_send()
         if self.port is None:
             return  # a closed port: the next connection starts with HELLO
@@ -373,6 +382,7 @@ class SerialDriver(Generic[Ev]):
         Read through pyserial, not ``os.read`` on its descriptor: a pty the loop saw
         readable can give no bytes (the simulators' ptys do, between two writes), and
         only pyserial's own read tells that from a device gone."""
+        self.changed = True
         if self.port is None:
             return b""
         try:
@@ -399,6 +409,7 @@ class SerialDriver(Generic[Ev]):
     def timer(self, now_ms: int) -> None:
         """Time-driven port work: reopen when the back-off is over; on an open port, a
         stalled device or a vanished path loses it."""
+        self.changed = True
         if self.port is None:
             if self.retry_at_ms is not None and now_ms >= self.retry_at_ms:
                 self.try_open(now_ms)
@@ -416,6 +427,7 @@ class SerialDriver(Generic[Ev]):
     # -- the loop's calls -----------------------------------------------------------------
 
     def on_readable(self, now_ms: int) -> list[Ev]:
+        self.changed = True
         data = self.read(now_ms)
         events: list[Ev] = []
         if data:
@@ -425,10 +437,12 @@ class SerialDriver(Generic[Ev]):
         return self._take(events)
 
     def on_writable(self, now_ms: int) -> list[Ev]:
+        self.changed = True
         self._write_pending(now_ms)
         return self._take([])
 
     def on_timer(self, now_ms: int) -> list[Ev]:
+        self.changed = True
         self.timer(now_ms)
         events: list[Ev] = []
         if self.port is not None:
@@ -472,6 +486,7 @@ class BoardDriver(SerialDriver[Reconciled]):
 
     def expect(self, colour: Colour | None) -> None:
         """The colour of the next stone, for the link's wrong-colour check (None: none)."""
+        self.changed = True
         self.board.expect(colour)
 
     def frames(self) -> int:
@@ -487,6 +502,7 @@ class BoardDriver(SerialDriver[Reconciled]):
     def vouch_now(self, now_ms: int) -> int:
         """Ask the board to vouch for this instant and send the question: the ticket for
         ``settled_through`` (``BoardLink.vouch_now``; 0 while the port is closed)."""
+        self.changed = True
         if self.port is None:
             return 0
         ticket = self.board.vouch_now(now_ms)
@@ -496,6 +512,7 @@ class BoardDriver(SerialDriver[Reconciled]):
     def ask_now(self, now_ms: int, through_ms: int | None = None) -> None:
         """Ask the board to vouch for ``through_ms`` (default now) and send the question
         (``BoardLink.ask_now``)."""
+        self.changed = True
         if self.port is None:
             return
         self.board.ask_now(now_ms, through_ms)
@@ -531,16 +548,19 @@ class ClockDriver(SerialDriver[LinkEvent]):
 
     def display(self, index: int, segments: bytes, brightness: int = 7) -> None:
         """Queue one face's segments for the unit (sent by ``flush``)."""
+        self.changed = True
         self.session.display(index, segments, brightness)
 
     def leds(self, mask: int) -> None:
         """Queue the unit's LEDs (sent by ``flush``)."""
+        self.changed = True
         self.session.leds(mask)
 
     def flush(self) -> None:
         """Send the commands queued on ``session`` (display, buzz, leds) as far as the
         port takes them now; the rest waits for write readiness. A port lost here is
         told by the next ``on_timer`` (its deadline is now)."""
+        self.changed = True
         self._flush(self.clock())
 
 
@@ -555,19 +575,33 @@ class _Watched:
 
 class LinkLoop:
     """Many drivers, one thread: readiness via selectors (write readiness too while a
-    driver has bytes waiting), timers via each driver's deadline."""
+    driver has bytes waiting), timers via each driver's deadline.
+
+    A driver's deadline and write interest are asked again only once it has changed
+    (``SerialDriver.changed``: it read, wrote, timed out, or was called), and of every
+    driver at least every ``ASK_ALL_MS``: a turn of a host's loop serves one frame of
+    one of dozens of drivers, and asking all of them each turn was most of a turn's own
+    cost."""
 
     def __init__(self, clock: Callable[[], int] = monotonic_ms) -> None:
         self.clock = clock
         self.drivers: list[Driver] = []
         self._selector = selectors.DefaultSelector()
         self._registered: dict[Driver, tuple[int, int]] = {}
+        self._deadlines: dict[Driver, int | None] = {}
+        self._ask_all_at_ms = 0
 
     def add(self, driver: Driver) -> None:
         self.drivers.append(driver)
         driver.clock = self.clock
         driver.timer(self.clock())
+        self._ask(driver)
+
+    def _ask(self, driver: Driver) -> None:
+        """Take the driver's deadline and write interest as they are now."""
+        driver.changed = False
         self._sync(driver)
+        self._deadlines[driver] = driver.deadline_ms()
 
     def _sync(self, driver: Driver) -> None:
         fd = driver.fileno()
@@ -598,12 +632,17 @@ class LinkLoop:
             self._selector.unregister(fd)
 
     def run_once(self, callback: Callback, max_wait_ms: int = 50) -> None:
-        for queued in self.drivers:  # bytes queued since the last turn (a display refresh)
-            self._sync(queued)
-        # each driver's deadline is asked once a turn, and again only of those that read or
-        # wrote (a host serves dozens: asking all of them twice a turn showed in profiles);
-        # a deadline another driver's callback brought forward is met at the next turn
-        deadlines = {x: x.deadline_ms() for x in self.drivers}
+        # only the drivers changed since the last turn are asked (bytes queued by a display
+        # refresh, a question sent for a press, a port reopened); all of them now and then,
+        # so that a call that forgot to mark its driver costs a late timer, not a lost one
+        now = self.clock()
+        every = now >= self._ask_all_at_ms
+        if every:
+            self._ask_all_at_ms = now + ASK_ALL_MS
+        for driver in self.drivers:
+            if every or driver.changed:
+                self._ask(driver)
+        deadlines = self._deadlines
         known = [d for d in deadlines.values() if d is not None]
         for key, mask in self._selector.select(self._wait_s(known, max_wait_ms)):
             if isinstance(key.data, _Watched):
@@ -616,15 +655,14 @@ class LinkLoop:
             if mask & selectors.EVENT_READ and drv.port is not None:
                 for ev in drv.on_readable(self.clock()):
                     callback(drv, ev)
-            self._sync(drv)
-            deadlines[drv] = drv.deadline_ms()
+            self._ask(drv)  # its timer may be due now (a settle window's end)
         now = self.clock()
         for due in self.drivers:
             d = deadlines.get(due)
             if d is not None and d <= now:
                 for ev in due.on_timer(now):
                     callback(due, ev)
-                self._sync(due)
+                self._ask(due)
 
     def _wait_s(self, deadlines: list[int], max_wait_ms: int) -> float:
         """Seconds to sleep until the first deadline (at most ``max_wait_ms``). With the
