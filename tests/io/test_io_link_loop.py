@@ -162,3 +162,16 @@ def test_every_call_that_changes_a_driver_marks_it(cls: type[SerialDriver[object
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_quiet_port_is_not_serving(pty_path: str) -> None:
+    """``serving`` is the host's cheap question each turn: only a device heard on this
+    connection serves; a port that opened and stays quiet does not (and ``fault`` says
+    so once its time is up)."""
+    driver = BoardDriver(pty_path)
+    assert not driver.serving
+    assert driver.try_open(0)
+    assert not driver.serving
+    assert driver.fault(10_000, 3000) == f"no Wuzi device answered on {pty_path} within 3 s"
+    driver.close()
+    assert not driver.serving

@@ -88,11 +88,13 @@ def test_unplug_and_replug_behind_a_stable_name(board: VirtualBoard, tmp_path: P
         board.at(0, lambda: board.set_cell(parse_point("h8"), 1))
         got = pump(loop, lambda evs: "h8" in stones(evs))
         assert stones(got) == ["h8"]
+        assert drv.serving and drv.fault(time.monotonic_ns() // 1_000_000, 0) is None
         # unplug: the device node goes away; the board keeps scanning and logging
         board.at(0, board.close)
         board.at(0, lambda: board.set_cell(parse_point("i9"), 2))
         pump(loop, lambda evs: drv.port is None and drv.health.open_failures >= 1)
     assert drv.health.open_failures >= 1
+    assert not drv.serving
     # replug: a new device node behind the same stable name
     board.open_pty()
     stable.unlink()
@@ -100,6 +102,7 @@ def test_unplug_and_replug_behind_a_stable_name(board: VirtualBoard, tmp_path: P
     with SimThread([board]):
         got = pump(loop, lambda evs: "i9" in stones(evs))
     assert stones(got) == ["i9"]
+    assert drv.serving
     assert drv.health.reconnects == 1
     assert drv.board.session.health.replays >= 1
     loop.close()

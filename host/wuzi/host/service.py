@@ -514,6 +514,16 @@ class HostService:
         there), its link gone down (its LINK_DOWN event: at once), or its not serving for
         ``DEVICE_FAULT_MS`` (never opened, nothing answered). Within one outage the reason
         may change (a lost port that cannot be reopened): the referee was told already."""
+        board, clock = table.board, table.clock
+        if (
+            not table.faults
+            and not table.open_errors
+            and not table.links_lost
+            and table.retry_at_ns is None
+            and (board is None or board.serving)
+            and (clock is None or clock.serving)
+        ):
+            return  # every device serves, none was at fault: nothing to tell or hold
         if table.retry_at_ns is not None and now >= table.retry_at_ns:
             self._open_devices(table)
         faults = dict(table.open_errors)

@@ -193,6 +193,17 @@ class SerialDriver(Generic[Ev]):
         on this connection yet, or the link down (silence)."""
         return self.port is None or self.refused is not None or not self.link.link_up
 
+    @property
+    def serving(self) -> bool:
+        """Open, not refused, its link up and heard on this connection: ``fault`` has
+        nothing to say, whatever the time (a cheap question for every turn of a loop)."""
+        return (
+            self.port is not None
+            and self.refused is None
+            and self.link.link_up
+            and self.frames() != self._frames_at_open
+        )
+
     def _resolve(self) -> str:
         """The path to open now: the configured one afresh (a udev symlink follows the
         device), or — when it does not exist and the serial expected is known — the USB
