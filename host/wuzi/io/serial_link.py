@@ -197,12 +197,7 @@ class SerialDriver(Generic[Ev]):
     def serving(self) -> bool:
         """Open, not refused, its link up and heard on this connection: ``fault`` has
         nothing to say, whatever the time (a cheap question for every turn of a loop)."""
-        return (
-            self.port is not None
-            and self.refused is None
-            and self.link.link_up
-            and self.frames() != self._frames_at_open
-        )
+        return not self.link_down and self.frames() != self._frames_at_open
 
     def _resolve(self) -> str:
         """The path to open now: the configured one afresh (a udev symlink follows the
@@ -356,8 +351,8 @@ class SerialDriver(Generic[Ev]):
             return 0
 
     def _flush(self, now_ms: int) -> None:
-        """Queue what the link has to say and write what the port takes."""
-        self.changed = True
+        """Queue what the link has to say and write what the port takes (every caller is
+        a call that marks the driver ``changed`` first)."""
         out = self.link.data_to_send()
         if self.port is None:
             return  # a closed port: the next connection starts with HELLO
