@@ -9,9 +9,9 @@ Mosquitto, the referees' view the observer on the bus:
   clock port) is told at once, holds that table's clock and lists it in ``links_down``;
   the other table plays on;
 * a press 0–50 ms after the stone is the move, never an infraction;
-* a board whose link goes down holds the clock at once; a press meanwhile is not judged
-  (the referee is told); a stone put down meanwhile is told by its point when the link
-  is back and is the pending move after the referee's resume;
+* a board whose link goes down holds the clock at once; the stones and presses made
+  meanwhile are moves once the board's log is back, judged each at its press's instant,
+  and nobody is charged more than on a twin table with no fault;
 * a flag the equipment caused: time given, resume, the game goes on, and a restart
   recovers the same game;
 * a standalone table's every game has its own record file, rewritten identically after a
@@ -25,12 +25,16 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from support.broker import MosquittoBroker
 from support.host import HostUnderTest, wait_for
 from support.service import InProcessHost
 from wuzi.config import load_venue
+from wuzi.host.displays import KEPT_TEXT, glyphs
 from wuzi.host.service import HostService
 from wuzi.io.serial_link import monotonic_ms
+from wuzi.link import segments
 from wuzi.rules.board import parse_point
 from wuzi.table.session import TableSession
 
@@ -131,47 +135,83 @@ def test_a_press_right_after_the_stone_is_the_move(
         host.close()
 
 
-def test_a_board_link_down_holds_the_clock_and_loses_no_stone(
-    tmp_path: Path, mosquitto: MosquittoBroker
+@pytest.mark.parametrize("found_first", [True, False], ids=["after-the-finding", "unfound"])
+def test_presses_during_a_board_outage_are_moves_and_cost_nobody(
+    tmp_path: Path, mosquitto: MosquittoBroker, found_first: bool
 ) -> None:
+    """Issue 32: table 1's board is not heard for 4 s while both players go on (White
+    places i9 and presses, Black places h9 and presses); table 2, its twin on the same
+    host, plays the same at the same instants with no fault. Both presses of the outage
+    are kept with their instants and judged as moves, in order, once the board's log is
+    back; the clock is held meanwhile (no side's time runs: nobody is charged more than
+    on the twin, within 150 ms); White's display says the press was taken; the referee's
+    resume starts the clock of the side to move (White). ``found_first``: White moves
+    once the outage was found (600 ms of silence), or 100 ms into it, before: the
+    mover's clock then stops at the press, not at the finding."""
     host = HostUnderTest(tmp_path, mosquitto.url, tables=2)
     board_pty = host.sim.board_paths[0]
     inside = InProcessHost(host, control=True)
+    both = (1, 2)
     try:
         inside.run_in_background()
-        host.move(1, "h8", BLACK, 0)
+        played = [parse_point(p) for p in ("h8", "i9", "h9")]
+
+        def together(name: str, colour: int, button: int) -> None:
+            """The same stone at both tables, and its press 20 ms later at both."""
+            for table in both:
+                host.sim.place(table, name, colour)
+            time.sleep(0.02)
+            for table in both:
+                host.sim.press(table, button)
+
+        together("h8", BLACK, 0)
+        wait_for(lambda: all(host.observer.moves(t) == played[:1] for t in both), 10, "h8")
         board = host.sim.boards[0]
         board.at(monotonic_ms(), lambda: board.unplug(monotonic_ms(), 4000))  # silent 4 s
-        wait_for(
-            lambda: told(host, 1, f"board {board_pty} cannot be used", "link down"),
-            10,
-            "the link-down alert",
-        )
-        wait_for(lambda: host.observer.links_down == (1,), 10, "links_down in the host status")
-        wait_for(lambda: status(host, 1) == "paused", 10, "the clock held")
-        # White puts i9 down and presses while the board is not heard
-        host.sim.place(1, "i9", WHITE)
-        time.sleep(0.3)
-        host.sim.press(1, 1)
-        wait_for(
-            lambda: told(host, 1, "button 1 at", "while the board link was down", "not judged"),
-            10,
-            "the press not judged",
-        )
-        host.move(2, "h8", BLACK, 0)  # the other table plays on meanwhile
+        if found_first:
+            wait_for(
+                lambda: told(host, 1, f"board {board_pty} cannot be used", "link down"),
+                10,
+                "the link-down alert",
+            )
+            wait_for(lambda: status(host, 1) == "paused", 10, "the clock held")
+        else:
+            time.sleep(0.1)
+        for name, colour, button in (("i9", WHITE, 1), ("h9", BLACK, 0)):
+            together(name, colour, button)
+            if name == "i9":
+                kept = segments.text(glyphs(KEPT_TEXT))
+                wait_for(
+                    lambda k=kept: host.sim.clocks[0].displays[1].segments == k,
+                    5,
+                    "PrES on White's display",
+                )
+            time.sleep(0.5)
+        wait_for(lambda: host.observer.moves(2) == played, 10, "the twin's moves")
+        assert host.observer.moves(1) == played[:1]  # nothing judged while the board is away
         wait_for(lambda: told(host, 1, f"board {board_pty} is served again"), 15, "served again")
-        wait_for(lambda: host.observer.links_down == (), 10, "links_down cleared")
-        # the stone put down in the outage reaches the referee by its point, and waits
-        wait_for(lambda: told(host, 1, "stone on i9", "held"), 10, "i9 told to the referee")
-        wait_for(lambda: host._pending_stone(1) == parse_point("i9"), 10, "i9 pending")
-        assert host.command("resume", 1)["ok"]
-        host.sim.press(1, 1)
-        wait_for(lambda: host.observer.moves(1) == [parse_point(p) for p in ("h8", "i9")], 10, "i9")
+        wait_for(lambda: host.observer.moves(1) == played, 10, "the outage's moves judged")
+        assert status(host, 1) == "paused"  # held until the referee resumes
         no_infraction(host, 1)
+        reasons = {reason for reason, _ in texts(host, 1)}
+        assert not reasons & {"two_stones", "not_allowed", "wrong_colour"}, texts(host, 1)
+        # each move's clocks: the held table charged nobody more than its twin
+        for held, twin in zip(move_clocks(host, 1), move_clocks(host, 2), strict=True):
+            for side in ("first_ms", "second_ms"):
+                assert held[side] >= twin[side] - 150, (side, held, twin)
+        assert host.command("resume", 1)["ok"]
+        wait_for(lambda: host.observer.states[1].running == "white", 10, "White's clock runs")
         assert count_told(host, 1, f"board {board_pty} cannot be used") == 1, texts(host, 1)
     finally:
         inside.close()
         host.close()
+
+
+def move_clocks(host: HostUnderTest, table: int) -> list[dict[str, int]]:
+    """Both clocks right after each judged move of ``table`` (the move events' reading)."""
+    with host.observer.lock:
+        moves = [e.data for e in host.observer.events.get(table, []) if e.kind == "move"]
+    return [dict(m["clocks"]) for m in moves]
 
 
 def test_a_flag_the_equipment_caused_is_answered_and_recovered(

@@ -37,6 +37,12 @@ __all__ = [
 
 DEFAULT_HOLD = "referee"
 FLAG_HOLD = "flag"  # held by the clock itself when a flag stops it (policy "stop")
+EQUIPMENT_HOLD = "equipment"
+"""Held by a table host while its equipment cannot see the players (a board or clock unit
+lost). Neither side's time runs, but a press still completes a move: the turn passes and
+the bonus is given, because a player who moved during an outage must not lose the move or
+the increment for what the equipment did (a referee resumes the clock of the side to
+move). Every other hold refuses presses."""
 
 
 @dataclass(frozen=True, kw_only=True)

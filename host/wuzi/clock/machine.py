@@ -32,6 +32,7 @@ from wuzi.clock import timing
 from wuzi.clock.control import MAX_COUNT, MAX_INSTANT_NS, MAX_PERIOD_NS, NS_PER_MS, TimeControl
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import (
+    EQUIPMENT_HOLD,
     FLAG_HOLD,
     ClockEvent,
     Ended,
@@ -328,8 +329,9 @@ def _press(
     if FLAG_HOLD in holds:
         flag = state.flags[-1]
         return ignored(f"{name(flag.seat)}'s flag fell at {_at(flag.t_ns)}: the clock is stopped")
-    if holds:
-        return ignored(f"the clock is paused ({', '.join(holds)})")
+    blocking = [hold for hold in holds if hold != EQUIPMENT_HOLD]
+    if blocking:
+        return ignored(f"the clock is paused ({', '.join(blocking)})")
     seat = state.turn
     assert seat is not None
     if by is not None and by is not seat:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from wuzi.clock.control import NS_PER_S, TimeControl
 from wuzi.clock.errors import ClockError
-from wuzi.clock.events import FLAG_HOLD
+from wuzi.clock.events import EQUIPMENT_HOLD, FLAG_HOLD
 from wuzi.clock.face import TENTHS_FROM_NS, next_change_ns
 from wuzi.clock.machine import ClockState, advance
 from wuzi.clock.snapshot import SideView, view_of
@@ -35,6 +35,8 @@ from wuzi.table.session import TableSession
 __all__ = [
     "ADJOURNED_TEXT",
     "CHOICE_LABELS",
+    "HELD_TEXT",
+    "KEPT_TEXT",
     "OVER_TEXT",
     "PAUSED_TEXT",
     "STAND_INS",
@@ -48,6 +50,11 @@ __all__ = [
 ]
 
 PAUSED_TEXT = "PAUS"  # the game awaits the referee, a venue pause, the host's restart
+HELD_TEXT = "HOLd"  # the clock is held for the equipment (a board or clock unit lost)
+KEPT_TEXT = "PrES"
+"""On the display of a player whose press was made while the board could not be heard:
+the press is kept with its instant and judged when the board is back (so the player need
+not, and should not, press again)."""
 ADJOURNED_TEXT = "AdJ "
 OVER_TEXT = "End "
 
@@ -196,13 +203,16 @@ def faces(
     first_button: int = 0,
     menu: Menu | None = None,
     idle_text: str = "----",
+    kept: int | None = None,
 ) -> Faces:
     """What displays 0 and 1 show at ``now_ns`` (not earlier than the session's last
     input): no session → ``idle_text`` on both; the game over → ``End `` on both;
     adjourned → ``AdJ ``; paused (the referee, a false claim, a venue pause, the host's
-    restart) → ``PAUS``; otherwise each player's clock (``clock_face``), except that an
-    open ``menu`` of the session's current step shows its option (``menu_text``) on the
-    chooser's display until it expires."""
+    restart) → ``PAUS``; held for the equipment alone → ``HOLd``; otherwise each player's
+    clock (``clock_face``), except that an open ``menu`` of the session's current step
+    shows its option (``menu_text``) on the chooser's display until it expires. ``kept``:
+    the button whose press the host keeps for the board (made during an outage) shows
+    ``PrES`` on its display, so the player knows it was taken."""
     _check_args(now_ns, first_button)
     if not isinstance(idle_text, str) or len(idle_text) != 4:
         raise DisplayError(f"idle_text must be 4 characters, not {idle_text!r}")
@@ -222,8 +232,19 @@ def faces(
         return Faces((OVER_TEXT, OVER_TEXT), (False, False))
     if session.adjourned:
         return Faces((ADJOURNED_TEXT, ADJOURNED_TEXT), (False, False))
-    if game.status is Status.AWAITING_REFEREE or any(h != FLAG_HOLD for h in state.hold_names):
+    if kept is not None and kept not in (0, 1):
+        raise DisplayError(f"kept must be button 0, 1 or None, not {kept!r}")
+    holds = [h for h in state.hold_names if h != FLAG_HOLD]
+    if game.status is Status.AWAITING_REFEREE or (holds and holds != [EQUIPMENT_HOLD]):
         return Faces((PAUSED_TEXT, PAUSED_TEXT), (False, False))
+    if holds or kept is not None:
+        # held for the equipment (no time runs: none shown), or a press kept meanwhile
+        seats = (_seat(0, first_button), _seat(1, first_button))
+        view = view_of(clock.control, state)
+        texts = [HELD_TEXT if holds else clock_face(view.side(seat))[0] for seat in seats]
+        if kept is not None:
+            texts[kept] = KEPT_TEXT
+        return Faces((texts[0], texts[1]), (False, False))
     seats = (_seat(0, first_button), _seat(1, first_button))
     control, policy = clock.control, clock.on_flag
     overlay: tuple[int, str] | None = None

@@ -36,7 +36,6 @@ import logging
 import os
 import queue
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,19 +69,13 @@ from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table
 from wuzi.host.timebase import HostTime
 from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
 from wuzi.journal import Journal, JournalEntry
-from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
+from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, Reconciled, StoneEvent
 from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
 from wuzi.table.buttons import CLAIM_BUTTON, REFEREE_CALLED, ButtonMapper, button_of
 from wuzi.table.checks import TableError
-from wuzi.table.inputs import (
-    BoardAlert,
-    RefereePause,
-    TableInput,
-    TableSetup,
-    Tick,
-)
-from wuzi.table.referee import HOST_REFEREE
+from wuzi.table.inputs import BoardAlert, EquipmentHeld, TableInput, TableSetup, Tick
+from wuzi.table.press_gate import AskBoard, Decision, Feed, Judge, NotJudged, PressGate
 
 if TYPE_CHECKING:
     # gpiozero (and colorzero) take ~25 ms to import: only a table with a GPIO clock pays
@@ -108,10 +101,6 @@ RETRY_MIN_MS = 1000
 RETRY_MAX_MS = 30_000
 """The back-off between tries to build a table's device that could not be built (a GPIO
 clock, a driver): it doubles from the first to the second."""
-PRESS_SETTLE_MAX_MS = 3000
-"""How long a clock press may wait for its board to settle (a stone settles within its
-debounce, the 150 ms settle and a round trip; a hand hovering over the board delays it):
-past this the board cannot vouch for the press, which is then not judged."""
 HELD_PRESS_WAKE_MS = 5
 """While a press waits for the board the loop wakes this often to look again."""
 PLAYER_ACTIONS = frozenset({"decide", "choose", "declare", "claim"})
@@ -163,19 +152,8 @@ class _Table:
     fault_held: bool = False  # the clock was held for the current faults (once)
     # devices whose link went down (device -> why), from their LINK_DOWN/LinkDown events
     links_lost: dict[str, str] = field(default_factory=dict)
-    # clock presses waiting for the board to settle, in the order they came
-    held_presses: deque[_HeldPress] = field(default_factory=deque)
-
-
-@dataclass(frozen=True)
-class _HeldPress:
-    """A press waiting for the board: its button, its own instant, when it was held, and
-    the board's question asked once it had arrived (``BoardDriver.vouch_now``)."""
-
-    button: int
-    at_ns: int
-    held_ns: int
-    ticket: int = 0
+    # clock presses waiting for the board, and the board's reports behind them
+    gate: PressGate[Reconciled] = field(default_factory=lambda: PressGate(CLAIM_BUTTON))
 
 
 @dataclass(frozen=True)
@@ -586,14 +564,10 @@ class HostService:
             return
         table.fault_held = True
         devices = ", ".join(sorted(table.faults))
-        self._feed(
-            table,
-            RefereePause(
-                now_ns=table.runtime.clamp(now),
-                reason=f"{devices} cannot be used",
-                referee=HOST_REFEREE,
-            ),
-        )
+        # as of the first press still waiting for the board, if earlier: the mover's clock
+        # stops at the press, not when the outage was found
+        at = table.runtime.clamp(table.gate.hold_at(now))
+        self._feed(table, EquipmentHeld(now_ns=at, reason=f"{devices} cannot be used"))
 
     def _update_links_down(self, *, again: bool = False) -> None:
         """Publish the host status when the faulted tables change (``again``: also when
@@ -686,7 +660,7 @@ class HostService:
         session = table.runtime.session
         tick = session.next_due_ns() if session is not None else None
         display = table.display_due_ns if (table.clock or table.gpio) else None
-        held = self.time.now_ns() + HELD_PRESS_WAKE_MS * 1_000_000 if table.held_presses else None
+        held = self.time.now_ns() + HELD_PRESS_WAKE_MS * 1_000_000 if table.gate.waiting else None
         due = (tick, display, table.mapper.deadline_ns, table.retry_at_ns, held)
         known = [d for d in due if d is not None]
         return min(known) if known else None
@@ -699,7 +673,7 @@ class HostService:
         # the session's own due time first (known since its last input): a host asks at
         # every turn of its loop, and ``due`` itself runs the clock forward to now
         due = session is not None and due_ns is not None and now >= due_ns
-        if due and session is not None and not table.held_presses and session.due(now):
+        if due and session is not None and not table.gate.waiting and session.due(now):
             self._feed(table, Tick(now_ns=table.runtime.clamp(now)))
         deadline = table.mapper.deadline_ns
         if deadline is not None and now >= deadline and table.mapper.expire(now):
@@ -725,13 +699,11 @@ class HostService:
             device = f"board {table.config.board_port}"
             down = event.kind == LINK_DOWN
             self._link_changed(table, device, down=down, why=link_down_why(event))
-        elif isinstance(event, StoneEvent | Alert):
-            at = now
-            if isinstance(event, StoneEvent) and table.held_presses:
-                # the stone a held press waits for: it lay there at the press, so the press
-                # judges it with its own time and the mover's clock stops at the press
-                at = min(now, table.held_presses[0].at_ns)
-            self._board_input(table, board_input(event, table.runtime.clamp(at)))
+        elif isinstance(event, StoneEvent | Alert) and table.board is not None:
+            # in the order of the presses: a report the board read by a waiting press's
+            # instant is fed as of the press (the press judges it with its own time), one
+            # read later waits behind the press (wuzi.table.press_gate)
+            self._decide(table, table.gate.report(event, event.at_ms * 1_000_000, now, table.board))
         elif isinstance(event, Press):
             self._press(table, event.button, event.at_ms * 1_000_000)
         elif isinstance(event, LinkDown | LinkUp):
@@ -762,52 +734,47 @@ class HostService:
         if session is None:
             return
         needs_board = bool(table.config.board_port) and not table.config.simulated_board
-        if not needs_board or (button == CLAIM_BUTTON and not table.held_presses):
+        if not needs_board or (button == CLAIM_BUTTON and not table.gate.waiting):
             self._button(table, button, at_ns)
             return
         now = self.time.now_ns()
         ticket = table.board.vouch_now(now // 1_000_000) if table.board is not None else 0
-        table.held_presses.append(_HeldPress(button, min(at_ns, now), now, ticket))
+        table.gate.press(button, at_ns, now, ticket)
         self._release_presses(table, now)
+        table.display_due_ns = 0  # a press kept during an outage shows on its display
 
     def _release_presses(self, table: _Table, now: int) -> None:
-        """Judge the held presses the board now vouches for, in order: each once the board
-        has reported every stone that lay on it at the press (with the press's own time).
-        A press the board cannot vouch for — its link is down, or it has not settled within
-        ``PRESS_SETTLE_MAX_MS`` — is not judged (no infraction, no clock switch): the
-        referee is told and a running clock is held."""
-        held = table.held_presses
-        while held:
-            first = held[0]
-            board = table.board
-            if first.button == CLAIM_BUTTON:
-                held.popleft()
-                self._button(table, first.button, first.at_ns)
-                continue
-            if board is None or board.link_down:
-                held.popleft()
-                self._not_judged(table, first, "while the board link was down")
-                continue
-            if board.settled_through(first.at_ns // 1_000_000, first.ticket):
-                held.popleft()
-                self._button(table, first.button, first.at_ns)
-                continue
-            if now - first.held_ns >= PRESS_SETTLE_MAX_MS * 1_000_000:
-                held.popleft()
-                seconds = PRESS_SETTLE_MAX_MS / 1000
-                self._not_judged(table, first, f"while the board did not settle for {seconds:g} s")
-                continue
-            board.ask_now(now // 1_000_000, first.at_ns // 1_000_000)  # again: ASK_RETRY_MS
-            return
+        """Judge the waiting presses the board now vouches for, in order, each with its own
+        instant and followed by the board's reports it kept behind it
+        (``wuzi.table.press_gate``): a press made while the board link is down waits for
+        the board's log; one the board cannot vouch for while its link is up is not
+        judged (no infraction, no clock switch): the referee is told, the clock held."""
+        if table.gate.waiting:
+            self._decide(table, table.gate.release(now, table.board))
 
-    def _not_judged(self, table: _Table, press: _HeldPress, why: str) -> None:
+    def _decide(self, table: _Table, decisions: Iterable[Decision[Reconciled]]) -> None:
+        """Carry out what the press gate decided, in its order."""
+        for decision in decisions:
+            if isinstance(decision, Feed):
+                at = table.runtime.clamp(decision.at_ns)
+                self._board_input(table, board_input(decision.report, at))
+            elif isinstance(decision, Judge):
+                self._button(table, decision.button, decision.at_ns)
+            elif isinstance(decision, NotJudged):
+                self._not_judged(table, decision)
+            elif isinstance(decision, AskBoard) and table.board is not None:
+                table.board.ask_now(decision.now_ms, decision.through_ms)  # again: ASK_RETRY_MS
+        if not table.gate.waiting:
+            table.display_due_ns = 0
+
+    def _not_judged(self, table: _Table, press: NotJudged) -> None:
         """Tell the referee a press was not judged (named by its button and wall-clock
         instant, so the referee can match it with what the players say) and hold a
         running clock: the player whose press was lost must not lose time."""
         wall_ms = self.wall_ms() - (self.time.now_ns() - press.at_ns) // 1_000_000
         stamp = time.strftime("%H:%M:%S", time.localtime(wall_ms / 1000))
         text = (
-            f"button {press.button} at {stamp}.{wall_ms % 1000:03d} {why}: "
+            f"button {press.button} at {stamp}.{wall_ms % 1000:03d} {press.why}: "
             "not judged, no infraction"
         )
         log.warning("table %d: %s", table.runtime.number, text)
@@ -815,13 +782,8 @@ class HostService:
         session = table.runtime.session
         if session is None or session.game.is_over or session.clock.state.running is None:
             return
-        reason = f"button {press.button} {why}: not judged"
-        self._feed(
-            table,
-            RefereePause(
-                now_ns=table.runtime.clamp(self.time.now_ns()), reason=reason, referee=HOST_REFEREE
-            ),
-        )
+        reason = f"button {press.button} {press.why}: not judged"
+        self._feed(table, EquipmentHeld(now_ns=table.runtime.clamp(press.at_ns), reason=reason))
 
     def _button(self, table: _Table, button: int, at_ns: int) -> None:
         session = table.runtime.session
@@ -850,7 +812,14 @@ class HostService:
 
     def _refresh_displays(self, table: _Table, now: int) -> None:
         session = table.runtime.session
-        shown = faces(session, now, first_button=table.first_button, menu=table.mapper.menu)
+        kept = table.gate.kept_button
+        shown = faces(
+            session,
+            now,
+            first_button=table.first_button,
+            menu=table.mapper.menu,
+            kept=kept if kept in (0, 1) else None,
+        )
         segments = shown.segments()
         mask = leds(session, table.first_button, now)
         if table.clock is not None:

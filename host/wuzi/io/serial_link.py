@@ -498,6 +498,11 @@ class BoardDriver(SerialDriver[Reconciled]):
     def frames(self) -> int:
         return self.board.frames_received
 
+    @property
+    def debounce_ms(self) -> int:
+        """The board's debounce (``BoardLink.debounce_ms``): for ``wuzi.table.press_gate``."""
+        return self.board.debounce_ms
+
     def settled_through(self, t_ms: int, ticket: int = 0) -> bool:
         """Every stone on the board at host time ``t_ms`` has been reported (see
         ``BoardLink.settled_through``); False while the port is closed or refused."""

@@ -29,6 +29,9 @@ from wuzi.link.session import (
 )
 from wuzi.rules.board import Colour
 
+DEFAULT_DEBOUNCE_MS = 20
+"""The sensor boards' debounce (4 scans of 5 ms: boards/), until a board's INFO says."""
+
 
 class BoardLink:
     def __init__(
@@ -99,8 +102,18 @@ class BoardLink:
             return True  # the board vouched for the moment itself (STEADY, 2.1)
         if ticket and s.steady_answered >= ticket:
             return True  # ... or for a question asked after it
-        debounce_ms = -(-s.info.debounce_scans * s.info.scan_us // 1000)
-        return s.heard_until_ms >= t_ms + debounce_ms
+        return s.heard_until_ms >= t_ms + self.debounce_ms
+
+    @property
+    def debounce_ms(self) -> int:
+        """How long after a stone is put down the board reads it: its debounce (the scans
+        a reading must hold, from its INFO), rounded up; ``DEFAULT_DEBOUNCE_MS`` before
+        the board has said. A reading stamped up to this long after an instant shows a
+        stone that lay there at that instant."""
+        info = self.session.info
+        if info is None:
+            return DEFAULT_DEBOUNCE_MS
+        return -(-info.debounce_scans * info.scan_us // 1000)
 
     def ask_now(self, now_ms: int, through_ms: int | None = None) -> None:
         """Ask the board to vouch for ``through_ms`` (a clock press's own time; default

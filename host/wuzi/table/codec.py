@@ -59,6 +59,7 @@ INPUT_KINDS: Mapping[str, type[i.TableInput]] = {
     "in.choose": i.Choose,
     "in.tick": i.Tick,
     "in.host_restarted": i.HostRestarted,
+    "in.equipment_held": i.EquipmentHeld,
     "in.referee_pause": i.RefereePause,
     "in.referee_resume": i.RefereeResume,
     "in.adjourn": i.Adjourn,

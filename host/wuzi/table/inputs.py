@@ -22,6 +22,7 @@ __all__ = [
     "CorrectMoves",
     "Decide",
     "Declare",
+    "EquipmentHeld",
     "HostRestarted",
     "RefereePause",
     "RefereeResume",
@@ -142,6 +143,17 @@ class HostRestarted(TableInput):
     journal. ``now_ns`` continues the host's time base from the last instant it knew it
     was alive, so the outage is charged to nobody: the clocks are held from then on until
     the referee has checked the board and resumes."""
+
+
+@dataclass(frozen=True)
+class EquipmentHeld(TableInput):
+    """The host holds the clock because the table's equipment cannot see the players (a
+    board or clock unit lost, a press the board could not vouch for). Unlike a referee's
+    pause the game goes on: a stone and its press made meanwhile are a move when the board
+    and the clock unit report them (neither side's time runs: ``EQUIPMENT_HOLD``). The
+    referee's resume restarts the clock of the side to move. ``reason`` names the device."""
+
+    reason: str
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from wuzi.clock.clock import Clock
 from wuzi.clock.control import NS_PER_MS
 from wuzi.clock.errors import ClockError
-from wuzi.clock.events import FLAG_HOLD
+from wuzi.clock.events import EQUIPMENT_HOLD, FLAG_HOLD
 from wuzi.rules.board import Colour, Point
 from wuzi.rules.errors import RulesError
 from wuzi.rules.game import Game, Status
@@ -40,6 +40,7 @@ from wuzi.table.inputs import (
     Adjourn,
     AdjustTime,
     CorrectMoves,
+    EquipmentHeld,
     HostRestarted,
     RefereePause,
     RefereeResume,
@@ -80,7 +81,8 @@ HOST_REFEREE = "host"
 could not vouch for): a stone of the side to move that reaches it meanwhile waits for its
 press after the resume (``TableSession``), where a referee's pause would refuse it."""
 
-_RESUMED = (REFEREE_HOLD, ADJOURN_HOLD, RECOVERY_HOLD)  # what RefereeResume releases
+_RESUMED = (REFEREE_HOLD, ADJOURN_HOLD, RECOVERY_HOLD, EQUIPMENT_HOLD)
+"""What RefereeResume releases (the equipment hold too: the referee says the table is fit)."""
 
 
 def _name(referee: object, what: str) -> str:
@@ -189,6 +191,18 @@ class RefereeCommands:
         clock.pause(now, hold=ADJOURN_HOLD, actor=referee or "referee", reason=why)
         self._out.append(Adjourned(now, reason))
         # _sync adds REFEREE_HOLD now that the game awaits the referee
+
+    def _on_EquipmentHeld(self, event: EquipmentHeld) -> None:
+        """Hold the clock for the equipment (once: a second fault of the same spell, or a
+        game over, changes nothing). The game is not paused, so the moves the players make
+        meanwhile are judged when the devices report them (``EQUIPMENT_HOLD``)."""
+        reason = event.reason
+        if not isinstance(reason, str) or not reason.strip():
+            raise TableError(f"equipment hold: the reason must be a non-empty text, not {reason!r}")
+        state = self._clock.state
+        if self._game.is_over or state.ended or EQUIPMENT_HOLD in state.hold_names:
+            return
+        self._clock.pause(event.now_ns, hold=EQUIPMENT_HOLD, actor=HOST_REFEREE, reason=reason)
 
     def _on_HostRestarted(self, event: HostRestarted) -> None:
         now, clock = event.now_ns, self._clock
