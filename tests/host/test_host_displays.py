@@ -10,6 +10,8 @@ from wuzi.clock.control import NS_PER_S
 from wuzi.clock.snapshot import SideView
 from wuzi.host.displays import (
     ADJOURNED_TEXT,
+    HELD_TEXT,
+    KEPT_TEXT,
     OVER_TEXT,
     PAUSED_TEXT,
     DisplayError,
@@ -332,3 +334,23 @@ def test_next_change_is_the_first_instant_a_face_changes(
     assert (before.text, before.colon) == (f.text, f.colon)
     after = faces(s, change)
     assert (after.text, after.colon) != (f.text, f.colon)
+
+
+def _equipment_game() -> TableSession:
+    """A free-opening game, 60 s + 5 s, Black's h8 judged at 1.02 s: White to move."""
+    session = TableSession(TableSetup(opening="free", time_control="60+5"), 0)
+    session.stone(S, parse_point("h8"), Colour.BLACK)
+    session.press(S + 20_000_000, Seat.FIRST)
+    return session
+
+
+def test_the_clock_unit_shows_the_hold_and_a_kept_press() -> None:
+    session = _equipment_game()
+    session.handle(inputs.EquipmentHeld(now_ns=2 * S, reason="board lost"))
+    assert faces(session, 3 * S).text == (HELD_TEXT, HELD_TEXT)
+    assert faces(session, 3 * S, kept=1).text == (HELD_TEXT, KEPT_TEXT)
+    session.handle(inputs.RefereePause(now_ns=4 * S, reason="a look", referee="r1"))
+    assert faces(session, 5 * S).text == (PAUSED_TEXT, PAUSED_TEXT)
+    running = _equipment_game()
+    shown = faces(running, 2 * S, kept=0).text
+    assert shown[0] == KEPT_TEXT and shown[1] != KEPT_TEXT

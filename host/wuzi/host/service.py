@@ -74,6 +74,7 @@ from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
 from wuzi.table.buttons import CLAIM_BUTTON, REFEREE_CALLED, ButtonMapper, button_of
 from wuzi.table.checks import TableError
+from wuzi.table.faults import DeviceFaults, DeviceLook
 from wuzi.table.inputs import BoardAlert, EquipmentHeld, TableInput, TableSetup, Tick
 from wuzi.table.press_gate import AskBoard, Decision, Feed, Judge, NotJudged, PressGate
 
@@ -148,10 +149,7 @@ class _Table:
     open_errors: dict[str, str] = field(default_factory=dict)
     retry_at_ns: int | None = None
     retry_ms: int = 0
-    faults: dict[str, str] = field(default_factory=dict)  # what the referees were told
-    fault_held: bool = False  # the clock was held for the current faults (once)
-    # devices whose link went down (device -> why), from their LINK_DOWN/LinkDown events
-    links_lost: dict[str, str] = field(default_factory=dict)
+    faults: DeviceFaults = field(default_factory=DeviceFaults)  # told, held, links lost
     # clock presses waiting for the board, and the board's reports behind them
     gate: PressGate[Reconciled] = field(default_factory=lambda: PressGate(CLAIM_BUTTON))
 
@@ -483,20 +481,13 @@ class HostService:
         table.faces_sent, table.leds_sent = None, None  # a new display shows nothing yet
 
     def _check_devices(self, table: _Table, now: int) -> None:
-        """Tell the referees when a device of the table stops or starts serving (one alert
-        each way, not one per retry), hold a running clock once per fault, keep the host
-        status's ``links_down`` in step, and retry what could not be built.
-
-        A device's fault is, first found first: its refusal (a wrong kind, serial or
-        protocol answered: told at once, and told again if another wrong device is put
-        there), its link gone down (its LINK_DOWN event: at once), or its not serving for
-        ``DEVICE_FAULT_MS`` (never opened, nothing answered). Within one outage the reason
-        may change (a lost port that cannot be reopened): the referee was told already."""
+        """Tell the referees when a device of the table stops or starts serving, hold a
+        running clock once per spell of faults, keep the host status's ``links_down`` in
+        step (``wuzi.table.faults`` decides all three), and retry what could not be built."""
         board, clock = table.board, table.clock
         if (
-            not table.faults
+            table.faults.quiet
             and not table.open_errors
-            and not table.links_lost
             and table.retry_at_ns is None
             and (board is None or board.serving)
             and (clock is None or clock.serving)
@@ -504,75 +495,54 @@ class HostService:
             return  # every device serves, none was at fault: nothing to tell or hold
         if table.retry_at_ns is not None and now >= table.retry_at_ns:
             self._open_devices(table)
-        faults = dict(table.open_errors)
-        refusals: set[str] = set()
         now_ms = now // 1_000_000
         drivers: tuple[tuple[str, BoardDriver | ClockDriver | None], ...] = (
             ("board", table.board),
             ("clock unit", table.clock),
         )
-        for name, driver in drivers:
-            if driver is None:
-                continue
-            device = f"{name} {driver.url}"
-            if device in table.links_lost and not driver.link_down:
-                del table.links_lost[device]  # served again (also if its LINK_UP was missed)
-            why = driver.refused or table.links_lost.get(device)
-            why = why or driver.fault(now_ms, DEVICE_FAULT_MS)
-            if why is not None:
-                faults[device] = why
-                if why == driver.refused:
-                    refusals.add(device)
-        if faults == table.faults:
-            self._hold_for_faults(table, now)
-            return
-        told, table.faults = table.faults, faults
-        # the host status first: whoever reads the alert finds the table in links_down
-        self._update_links_down()
-        for device, why in faults.items():
-            before = told.get(device)
-            if before is None or (before != why and device in refusals):
-                self._host_alert(table, AlertReason.BOARD, f"{device} cannot be used: {why}")
-            elif before != why:
-                log.info("table %d: %s: now %s", table.runtime.number, device, why)
-        for device in told.keys() - faults.keys():
-            log.info("table %d: %s is served again", table.runtime.number, device)
-            self._host_alert(table, AlertReason.BOARD, f"{device} is served again")
-        if not faults:
-            table.fault_held = False
+        looks = [
+            DeviceLook(
+                f"{name} {driver.url}",
+                refused=driver.refused,
+                link_down=driver.link_down,
+                silent=driver.fault(now_ms, DEVICE_FAULT_MS),
+            )
+            for name, driver in drivers
+            if driver is not None
+        ]
+        news = table.faults.look(table.open_errors, looks)
+        if news.changed:
+            # the host status first: whoever reads the alert finds the table in links_down
+            self._update_links_down()
+        for line in news.logged:
+            log.info("table %d: %s", table.runtime.number, line)
+        for text in news.alerts:
+            self._host_alert(table, AlertReason.BOARD, text)
         self._hold_for_faults(table, now)
 
     def _link_changed(self, table: _Table, device: str, *, down: bool, why: str) -> None:
-        """A device's link went down (the first reason of the outage is kept) or up; the
-        referees hear of it, and the clock is held, from ``_check_devices`` in this very
-        turn of the loop (``step`` runs it right after the devices)."""
-        if down:
-            if device not in table.links_lost:
-                log.warning("table %d: %s: %s", table.runtime.number, device, why)
-            table.links_lost.setdefault(device, why)
-        else:
-            table.links_lost.pop(device, None)
+        """A device's link went down or up; the referees hear of it, and the clock is held,
+        from ``_check_devices`` in this very turn of the loop (``step`` runs it right after
+        the devices)."""
+        if table.faults.link_changed(device, down=down, why=why):
+            log.warning("table %d: %s: %s", table.runtime.number, device, why)
 
     def _hold_for_faults(self, table: _Table, now: int) -> None:
         """A game cannot be played on a table that cannot see its stones or presses: its
-        running clock is held once (the referee resumes it; a second fault of the same
-        spell does not hold it again after that)."""
+        running clock is held once per spell (the referee resumes it), as of the first
+        press still waiting for the board if earlier (the mover's clock stops at the
+        press, not when the outage was found)."""
         session = table.runtime.session
-        if not table.faults or table.fault_held or session is None or session.game.is_over:
-            return
-        if session.clock.state.running is None:
-            return
-        table.fault_held = True
-        devices = ", ".join(sorted(table.faults))
-        # as of the first press still waiting for the board, if earlier: the mover's clock
-        # stops at the press, not when the outage was found
-        at = table.runtime.clamp(table.gate.hold_at(now))
-        self._feed(table, EquipmentHeld(now_ns=at, reason=f"{devices} cannot be used"))
+        running = session is not None and session.clock.state.running is not None
+        reason = table.faults.hold_reason(clock_running=running)
+        if reason is not None:
+            at = table.runtime.clamp(table.gate.hold_at(now))
+            self._feed(table, EquipmentHeld(now_ns=at, reason=reason))
 
     def _update_links_down(self, *, again: bool = False) -> None:
         """Publish the host status when the faulted tables change (``again``: also when
         they did not — the birth message a reconnect sends knows of none)."""
-        down = tuple(sorted(n for n, t in self.tables.items() if t.faults))
+        down = tuple(sorted(n for n, t in self.tables.items() if t.faults.any))
         if down == self.links_down and not again:
             return
         self.links_down = down
