@@ -93,7 +93,7 @@ def test_the_settle_limit_counts_from_the_links_return() -> None:
     assert decided == [NotJudged(0, 1000 * MS, "while the board did not settle for 3 s")]
 
 
-def test_a_claim_goes_through_in_its_turn_and_no_board_is_not_judged() -> None:
+def test_a_claim_goes_through_in_its_turn_and_a_board_not_opened_keeps_the_press() -> None:
     gate: PressGate[str] = PressGate(CLAIM)
     board = Board()
     gate.press(0, at_ns=1000 * MS, now_ns=1000 * MS)
@@ -102,7 +102,8 @@ def test_a_claim_goes_through_in_its_turn_and_no_board_is_not_judged() -> None:
     board.vouched_ms = 1000
     assert gate.release(1200 * MS, board) == [Judge(0, 1000 * MS), Judge(CLAIM, 1100 * MS)]
     gate.press(1, at_ns=2000 * MS, now_ns=2000 * MS)
-    assert gate.release(2000 * MS, None) == [NotJudged(1, 2000 * MS, "with no board on the table")]
+    assert gate.release(2000 * MS, None) == []  # kept until the board can be opened
+    assert gate.kept_button == 1
 
 
 def test_a_hold_takes_effect_at_the_first_waiting_press() -> None:

@@ -69,14 +69,14 @@ from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table
 from wuzi.host.timebase import HostTime
 from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
 from wuzi.journal import Journal, JournalEntry
-from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, Reconciled, StoneEvent
+from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
 from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
-from wuzi.table.buttons import CLAIM_BUTTON, REFEREE_CALLED, ButtonMapper, button_of
+from wuzi.table.buttons import button_of
 from wuzi.table.checks import TableError
-from wuzi.table.faults import DeviceFaults, DeviceLook
-from wuzi.table.inputs import BoardAlert, EquipmentHeld, TableInput, TableSetup, Tick
-from wuzi.table.press_gate import AskBoard, Decision, Feed, Judge, NotJudged, PressGate
+from wuzi.table.faults import DeviceLook
+from wuzi.table.inputs import TableSetup
+from wuzi.table.table import Outcome
 
 if TYPE_CHECKING:
     # gpiozero (and colorzero) take ~25 ms to import: only a table with a GPIO clock pays
@@ -133,14 +133,12 @@ class _Table:
 
     runtime: TableRuntime
     config: TableConfig
-    mapper: ButtonMapper
     board: BoardDriver | None = None
     clock: ClockDriver | None = None
     gpio: GpioClock | None = None
     faces_sent: tuple[bytes, bytes] | None = None
     leds_sent: int | None = None
     display_due_ns: int | None = 0
-    first_button: int = 0
     seq: int = 0  # the journal seq of the table's last event
     snapshot_seq: int = 0  # the seq its journaled snapshot was taken at (0: none)
     record_saved: str | None = None  # the game id whose finished record is on disk
@@ -149,9 +147,6 @@ class _Table:
     open_errors: dict[str, str] = field(default_factory=dict)
     retry_at_ns: int | None = None
     retry_ms: int = 0
-    faults: DeviceFaults = field(default_factory=DeviceFaults)  # told, held, links lost
-    # clock presses waiting for the board, and the board's reports behind them
-    gate: PressGate[Reconciled] = field(default_factory=lambda: PressGate(CLAIM_BUTTON))
 
 
 @dataclass(frozen=True)
@@ -279,10 +274,9 @@ class HostService:
         tid = table_id(config.number)
         start = self.journal.last_seq_of_kind(tid, GAME_START_KIND)
         runtime, snapshot_seq = self._recover_runtime(config.number, start)
-        table = _Table(runtime=runtime, config=config, mapper=ButtonMapper(0))
+        table = _Table(runtime=runtime, config=config)
         table.seq = self.journal.last_seq(tid)
         table.snapshot_seq = snapshot_seq
-        self._set_first_button(table)
         self.tables[config.number] = table
         now, wall = self.time.now_ns(), self.wall_ms()
         if runtime.session is not None:
@@ -348,15 +342,6 @@ class HostService:
             time_control=str(d.time_control) if d.time_control is not None else base.time_control,
             unpressed_alert_ms=base.unpressed_alert_ms,
         )
-
-    def _set_first_button(self, table: _Table) -> None:
-        """In game 2 (and 4 …) of a match the players keep their chairs and change colours:
-        the first seat (Black at the start) is then behind button 1."""
-        a = table.runtime.assignment
-        first = 1 if a is not None and a.game_in_match % 2 == 0 else 0
-        if first != table.first_button:
-            table.first_button = first
-            table.mapper = ButtonMapper(first)
 
     def _connect_bus(self) -> None:
         from wuzi.config.credentials import login
@@ -486,7 +471,7 @@ class HostService:
         step (``wuzi.table.faults`` decides all three), and retry what could not be built."""
         board, clock = table.board, table.clock
         if (
-            table.faults.quiet
+            table.runtime.faults.quiet
             and not table.open_errors
             and table.retry_at_ns is None
             and (board is None or board.serving)
@@ -510,39 +495,18 @@ class HostService:
             for name, driver in drivers
             if driver is not None
         ]
-        news = table.faults.look(table.open_errors, looks)
-        if news.changed:
-            # the host status first: whoever reads the alert finds the table in links_down
-            self._update_links_down()
-        for line in news.logged:
-            log.info("table %d: %s", table.runtime.number, line)
-        for text in news.alerts:
-            self._host_alert(table, AlertReason.BOARD, text)
-        self._hold_for_faults(table, now)
+        self._apply(table, table.runtime.look(now, self.wall_ms(), table.open_errors, looks))
 
     def _link_changed(self, table: _Table, device: str, *, down: bool, why: str) -> None:
         """A device's link went down or up; the referees hear of it, and the clock is held,
         from ``_check_devices`` in this very turn of the loop (``step`` runs it right after
         the devices)."""
-        if table.faults.link_changed(device, down=down, why=why):
-            log.warning("table %d: %s: %s", table.runtime.number, device, why)
-
-    def _hold_for_faults(self, table: _Table, now: int) -> None:
-        """A game cannot be played on a table that cannot see its stones or presses: its
-        running clock is held once per spell (the referee resumes it), as of the first
-        press still waiting for the board if earlier (the mover's clock stops at the
-        press, not when the outage was found)."""
-        session = table.runtime.session
-        running = session is not None and session.clock.state.running is not None
-        reason = table.faults.hold_reason(clock_running=running)
-        if reason is not None:
-            at = table.runtime.clamp(table.gate.hold_at(now))
-            self._feed(table, EquipmentHeld(now_ns=at, reason=reason))
+        self._apply(table, table.runtime.link_changed(device, down=down, why=why))
 
     def _update_links_down(self, *, again: bool = False) -> None:
         """Publish the host status when the faulted tables change (``again``: also when
         they did not — the birth message a reconnect sends knows of none)."""
-        down = tuple(sorted(n for n, t in self.tables.items() if t.faults.any))
+        down = tuple(sorted(n for n, t in self.tables.items() if t.runtime.faults.any))
         if down == self.links_down and not again:
             return
         self.links_down = down
@@ -627,27 +591,19 @@ class HostService:
             self._status_again_ns = now + STATUS_AGAIN_NS
 
     def _next_due(self, table: _Table) -> int | None:
-        session = table.runtime.session
-        tick = session.next_due_ns() if session is not None else None
+        runtime = table.runtime
         display = table.display_due_ns if (table.clock or table.gpio) else None
-        held = self.time.now_ns() + HELD_PRESS_WAKE_MS * 1_000_000 if table.gate.waiting else None
-        due = (tick, display, table.mapper.deadline_ns, table.retry_at_ns, held)
+        held = self.time.now_ns() + HELD_PRESS_WAKE_MS * 1_000_000 if runtime.gate.waiting else None
+        due = (runtime.next_due_ns(), display, table.retry_at_ns, held)
         known = [d for d in due if d is not None]
         return min(known) if known else None
 
     def _timers(self, table: _Table, now: int) -> None:
-        session = table.runtime.session
-        # no tick while a press waits for the board: a flag it would tell could only fall
-        # because the press is not judged yet (the press, at its own time, comes first)
-        due_ns = session.next_due_ns() if session is not None else None
-        # the session's own due time first (known since its last input): a host asks at
-        # every turn of its loop, and ``due`` itself runs the clock forward to now
-        due = session is not None and due_ns is not None and now >= due_ns
-        if due and session is not None and not table.gate.waiting and session.due(now):
-            self._feed(table, Tick(now_ns=table.runtime.clamp(now)))
-        deadline = table.mapper.deadline_ns
-        if deadline is not None and now >= deadline and table.mapper.expire(now):
-            table.display_due_ns = 0
+        # the table's own due time first (known since its last input): a host asks at
+        # every turn of its loop, and ``tick`` itself runs the clock forward to now
+        due = table.runtime.next_due_ns()
+        if due is not None and now >= due:
+            self._apply(table, table.runtime.tick(now, self.wall_ms()))
         if table.display_due_ns is not None and now >= table.display_due_ns:
             self._refresh_displays(table, now)
 
@@ -673,7 +629,8 @@ class HostService:
             # in the order of the presses: a report the board read by a waiting press's
             # instant is fed as of the press (the press judges it with its own time), one
             # read later waits behind the press (wuzi.table.press_gate)
-            self._decide(table, table.gate.report(event, event.at_ms * 1_000_000, now, table.board))
+            report = board_input(event, event.at_ms * 1_000_000)
+            self._apply(table, table.runtime.report(report, now, self.wall_ms(), table.board))
         elif isinstance(event, Press):
             self._press(table, event.button, event.at_ms * 1_000_000)
         elif isinstance(event, LinkDown | LinkUp):
@@ -687,93 +644,47 @@ class HostService:
         elif isinstance(event, PressesLost):
             self._host_alert(table, *clock_unit_alert(event))
 
-    def _board_input(self, table: _Table, event: TableInput) -> None:
-        if table.runtime.session is None:
-            if isinstance(event, BoardAlert):
-                self._host_alert(table, AlertReason.BOARD, f"board {event.kind} (no game running)")
-            return
-        self._feed(table, event)
-
     def _press(self, table: _Table, button: int, at_ns: int) -> None:
         """A button of the table's clock (a serial unit's or the GPIO header's), pressed at
-        ``at_ns``. A player's press on a table with a board is judged against the board as
-        it was at the press: held until the board has reported everything up to then (the
-        board is asked at once), in order; the claim button goes through at once unless
-        presses wait before it. See ``_release_presses``."""
-        session = table.runtime.session
-        if session is None:
-            return
-        needs_board = bool(table.config.board_port) and not table.config.simulated_board
-        if not needs_board or (button == CLAIM_BUTTON and not table.gate.waiting):
-            self._button(table, button, at_ns)
+        ``at_ns``: judged against the board as it was at the press (``Table.press``: the
+        board is asked at once to vouch for the instant)."""
+        if table.runtime.session is None:
             return
         now = self.time.now_ns()
-        ticket = table.board.vouch_now(now // 1_000_000) if table.board is not None else 0
-        table.gate.press(button, at_ns, now, ticket)
-        self._release_presses(table, now)
-        table.display_due_ns = 0  # a press kept during an outage shows on its display
+        needs_board = bool(table.config.board_port) and not table.config.simulated_board
+        board = table.board
+        ticket = board.vouch_now(now // 1_000_000) if needs_board and board is not None else 0
+        outcome = table.runtime.press(
+            button, at_ns, now, self.wall_ms(), board, needs_board=needs_board, ticket=ticket
+        )
+        self._apply(table, outcome)
 
     def _release_presses(self, table: _Table, now: int) -> None:
-        """Judge the waiting presses the board now vouches for, in order, each with its own
-        instant and followed by the board's reports it kept behind it
-        (``wuzi.table.press_gate``): a press made while the board link is down waits for
-        the board's log; one the board cannot vouch for while its link is up is not
-        judged (no infraction, no clock switch): the referee is told, the clock held."""
-        if table.gate.waiting:
-            self._decide(table, table.gate.release(now, table.board))
+        """Judge the waiting presses the board now vouches for (``Table.release``)."""
+        if table.runtime.gate.waiting:
+            self._apply(table, table.runtime.release(now, self.wall_ms(), table.board))
 
-    def _decide(self, table: _Table, decisions: Iterable[Decision[Reconciled]]) -> None:
-        """Carry out what the press gate decided, in its order."""
-        for decision in decisions:
-            if isinstance(decision, Feed):
-                at = table.runtime.clamp(decision.at_ns)
-                self._board_input(table, board_input(decision.report, at))
-            elif isinstance(decision, Judge):
-                self._button(table, decision.button, decision.at_ns)
-            elif isinstance(decision, NotJudged):
-                self._not_judged(table, decision)
-            elif isinstance(decision, AskBoard) and table.board is not None:
-                table.board.ask_now(decision.now_ms, decision.through_ms)  # again: ASK_RETRY_MS
-        if not table.gate.waiting:
+    def _apply(self, table: _Table, outcome: Outcome) -> None:
+        """Carry out what the table decided: the host status first (whoever reads an alert
+        finds the table in ``links_down``), the records journaled and published in one
+        transaction, the board's questions sent, the log written, the faces redrawn."""
+        number = table.runtime.number
+        if outcome.faults_changed:
+            self._update_links_down()
+        if outcome.records:
+            self._commit(table, outcome.records)
+        for ask in outcome.asks:
+            if table.board is not None:  # again after ASK_RETRY_MS while it waits
+                table.board.ask_now(ask.now_ms, ask.through_ms)
+        for level, text in outcome.notes:
+            log.log(
+                logging.WARNING if level == "warning" else logging.INFO,
+                "table %d: %s",
+                number,
+                text,
+            )
+        if outcome.show or outcome.records:
             table.display_due_ns = 0
-
-    def _not_judged(self, table: _Table, press: NotJudged) -> None:
-        """Tell the referee a press was not judged (named by its button and wall-clock
-        instant, so the referee can match it with what the players say) and hold a
-        running clock: the player whose press was lost must not lose time."""
-        wall_ms = self.wall_ms() - (self.time.now_ns() - press.at_ns) // 1_000_000
-        stamp = time.strftime("%H:%M:%S", time.localtime(wall_ms / 1000))
-        text = (
-            f"button {press.button} at {stamp}.{wall_ms % 1000:03d} {press.why}: "
-            "not judged, no infraction"
-        )
-        log.warning("table %d: %s", table.runtime.number, text)
-        self._host_alert(table, AlertReason.BOARD, text)
-        session = table.runtime.session
-        if session is None or session.game.is_over or session.clock.state.running is None:
-            return
-        reason = f"button {press.button} {press.why}: not judged"
-        self._feed(table, EquipmentHeld(now_ns=table.runtime.clamp(press.at_ns), reason=reason))
-
-    def _button(self, table: _Table, button: int, at_ns: int) -> None:
-        session = table.runtime.session
-        if session is None:
-            return
-        now = table.runtime.clamp(min(at_ns, self.time.now_ns()))
-        try:
-            inputs = table.mapper.press(button, now, session)
-        except TableError as exc:
-            self._host_alert(table, AlertReason.REFUSED, f"button {button}: {exc}")
-            return
-        # A menu's confirmation is the action and the press that closes it: one journal
-        # transaction, so a crash never leaves the action without its press.
-        self._feed_all(table, inputs)
-        for signal in table.mapper.take_signals():
-            if signal == REFEREE_CALLED:
-                self._host_alert(table, AlertReason.CLAIM, "the players call the referee")
-            else:
-                log.info("table %d: button signal %s", table.runtime.number, signal)
-        table.display_due_ns = 0
 
     def _expect(self, table: _Table) -> None:
         if table.board is not None:
@@ -781,17 +692,18 @@ class HostService:
             table.board.expect(None if session is None else session.expected_colour)
 
     def _refresh_displays(self, table: _Table, now: int) -> None:
-        session = table.runtime.session
-        kept = table.gate.kept_button
+        runtime = table.runtime
+        session, first = runtime.session, runtime.first_button
+        kept = runtime.gate.kept_button
         shown = faces(
             session,
             now,
-            first_button=table.first_button,
-            menu=table.mapper.menu,
+            first_button=first,
+            menu=runtime.buttons.menu,
             kept=kept if kept in (0, 1) else None,
         )
         segments = shown.segments()
-        mask = leds(session, table.first_button, now)
+        mask = leds(session, first, now)
         if table.clock is not None:
             if segments != table.faces_sent:
                 for index, seg in enumerate(segments):
@@ -802,7 +714,7 @@ class HostService:
         elif table.gpio is not None and segments != table.faces_sent:
             # one TM1637 on the header: it shows the side whose clock runs
             turn = None if session is None else session.clock.state.turn
-            side = 0 if turn is None else button_of(turn, table.first_button)
+            side = 0 if turn is None else button_of(turn, first)
             table.gpio.display(0, segments[side])
             table.gpio.set_leds(mask)
         table.faces_sent, table.leds_sent = segments, mask
@@ -925,7 +837,6 @@ class HostService:
                 # own record file), begun from the config's defaults like the first
                 setup = self._default_setup() if self.options.standalone else None
                 records = runtime.begin_by_command(command.command_id, meta, now, wall, setup)
-                self._set_first_button(table)
                 self._commit(table, records)
                 table.display_due_ns = 0
                 return ""
@@ -968,24 +879,6 @@ class HostService:
             request.reply(ok, text)
 
     # --- feeding, journaling, publishing ----------------------------------------------
-
-    def _feed(self, table: _Table, event: TableInput) -> None:
-        self._feed_all(table, [event])
-
-    def _feed_all(self, table: _Table, events: Iterable[TableInput]) -> None:
-        """Feed the inputs of one happening (a press, a stone) and journal what they did
-        in one transaction. An input the session refuses changes nothing and is logged;
-        the others stand."""
-        records: list[Record] = []
-        wall = self.wall_ms()
-        for event in events:
-            try:
-                records += table.runtime.feed(event, wall)
-            except TableError as exc:
-                log.warning("table %d: input refused: %s", table.runtime.number, exc)
-        if records:
-            self._commit(table, records)
-            table.display_due_ns = 0
 
     def _host_alert(self, table: _Table, reason: AlertReason, text: str) -> None:
         self._commit(table, table.runtime.alert(self.time.now_ns(), self.wall_ms(), reason, text))

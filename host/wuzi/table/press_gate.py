@@ -166,9 +166,10 @@ class PressGate(Generic[R]):
 
     def release(self, now_ns: int, board: BoardView | None) -> list[Decision[R]]:
         """What can be done now, in order: the presses the board vouches for judged, each
-        followed by the reports it kept behind it (up to the next waiting press)."""
+        followed by the reports it kept behind it (up to the next waiting press).
+        ``board`` None: the table's board could not be opened (yet): as a link down."""
         out: list[Decision[R]] = []
-        if board is not None and board.link_down:
+        if board is None or board.link_down:  # None: the board could not be opened yet
             self._was_down = bool(self._presses)
             self._up_since_ns = None
         elif self._up_since_ns is None:
@@ -181,12 +182,7 @@ class PressGate(Generic[R]):
                 out.append(Judge(first.button, first.at_ns))
                 out += self._reports_before(now_ns, board)
                 continue
-            if board is None:
-                presses.popleft()
-                out.append(NotJudged(first.button, first.at_ns, "with no board on the table"))
-                out += self._reports_before(now_ns, board)
-                continue
-            if board.link_down:
+            if board is None or board.link_down:
                 return out  # kept with its instant until the board's log is back
             if board.settled_through(first.at_ns // NS_PER_MS, first.ticket):
                 presses.popleft()
