@@ -58,29 +58,26 @@ from wuzi.config import TableConfig, VenueConfig
 from wuzi.config.credentials import referee_keys
 from wuzi.host import publish, records
 from wuzi.host import snapshot as snapshots
-from wuzi.host.board_recovery import RecoveringBoardLink
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
-from wuzi.host.displays import faces, leds
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why
+from wuzi.host.served import Devices, ServedTable, refresh_displays
 from wuzi.host.snapshot import SNAPSHOT_EVERY
 from wuzi.host.systemd import Notifier
 from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table_id
 from wuzi.host.timebase import HostTime
-from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
+from wuzi.io.serial_link import LinkLoop
 from wuzi.journal import Journal, JournalEntry
 from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
-from wuzi.link.session import ClockSession, LinkDown, LinkUp, Press, PressesLost
+from wuzi.link.session import LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
-from wuzi.table.buttons import button_of
 from wuzi.table.checks import TableError
-from wuzi.table.faults import DeviceLook
 from wuzi.table.inputs import TableSetup
 from wuzi.table.table import Outcome
 
 if TYPE_CHECKING:
     # gpiozero (and colorzero) take ~25 ms to import: only a table with a GPIO clock pays
-    from wuzi.io.gpio_clock import GpioClock
+    pass
 
 __all__ = ["HostService", "ServiceOptions"]
 
@@ -94,14 +91,6 @@ STATUS_AFTER_CONNECT_NS = 200_000_000
 """And this long after each (re)connection, once that stale birth message has gone out."""
 COMMAND_MAX_AGE_MS = 120_000
 MAX_WAIT_MS = 50
-DEVICE_FAULT_MS = 3000
-"""A device that has not served this long (never opened, or no Wuzi device answered on
-its port) is a fault told to the referees: long enough for a board to boot and answer
-its first HELLO, short enough that a table is not left silently dead."""
-RETRY_MIN_MS = 1000
-RETRY_MAX_MS = 30_000
-"""The back-off between tries to build a table's device that could not be built (a GPIO
-clock, a driver): it doubles from the first to the second."""
 HELD_PRESS_WAKE_MS = 5
 """While a press waits for the board the loop wakes this often to look again."""
 PLAYER_ACTIONS = frozenset({"decide", "choose", "declare", "claim"})
@@ -125,28 +114,6 @@ class ServiceOptions:
     base_dir: Path | None = None
     records_dir: Path | None = None  # each finished game's JSON record (None: not written)
     broker_url: str | None = None  # instead of the venue file's (how this Pi reaches it)
-
-
-@dataclass
-class _Table:
-    """One table's runtime and the devices it is served by."""
-
-    runtime: TableRuntime
-    config: TableConfig
-    board: BoardDriver | None = None
-    clock: ClockDriver | None = None
-    gpio: GpioClock | None = None
-    faces_sent: tuple[bytes, bytes] | None = None
-    leds_sent: int | None = None
-    display_due_ns: int | None = 0
-    seq: int = 0  # the journal seq of the table's last event
-    snapshot_seq: int = 0  # the seq its journaled snapshot was taken at (0: none)
-    record_saved: str | None = None  # the game id whose finished record is on disk
-    refused_assignment: Assignment | Cleared | None = None  # told once, not at each delivery
-    # the devices that could not be built (device -> why), retried at ``retry_at_ns``
-    open_errors: dict[str, str] = field(default_factory=dict)
-    retry_at_ns: int | None = None
-    retry_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -209,10 +176,11 @@ class HostService:
         self.journal: Journal | None = None
         self.time = HostTime()
         self.loop: LinkLoop | None = None
+        self.devices: Devices | None = None
         self.bus: BusClient | None = None
         self.control: ControlServer | None = None
-        self.tables: dict[int, _Table] = {}
-        self._by_driver: dict[object, _Table] = {}
+        self.tables: dict[int, ServedTable] = {}
+        self._by_driver: dict[object, ServedTable] = {}
         self._inbox = _Inbox()
         self._keys: dict[str, bytes] = {}
         self._next_heartbeat_ns = 0
@@ -230,6 +198,14 @@ class HostService:
         self.journal = Journal.open(self.options.journal_path, self.options.host_id)
         self.time = HostTime.after(self._last_known_ns(self.journal))
         self.loop = LinkLoop(clock=self.time.now_ms)
+        self.devices = Devices(
+            self.loop,
+            self.time.now_ns,
+            self.time.now_ms,
+            register=self._by_driver.__setitem__,
+            on_gpio_press=lambda n, button, at_ms: self._inbox.put(_GpioPress(n, button, at_ms)),
+            pin_factory=self.options.pin_factory,  # None: gpiozero's default (the env's)
+        )
         self._keys = referee_keys(self.venue, self._base_dir())
         self._inbox.wake_r, self._inbox.wake_w = os.pipe()
         os.set_blocking(self._inbox.wake_r, False)
@@ -266,7 +242,7 @@ class HostService:
                 last = upper if last is None else max(last, upper)
         return last
 
-    def _recover_table(self, config: TableConfig) -> tuple[_Table, list[Record]]:
+    def _recover_table(self, config: TableConfig) -> tuple[ServedTable, list[Record]]:
         """The table as its journal left it, and the records its start adds (the
         restart of a game in progress, or a standalone table's first game): the caller
         commits them."""
@@ -274,7 +250,7 @@ class HostService:
         tid = table_id(config.number)
         start = self.journal.last_seq_of_kind(tid, GAME_START_KIND)
         runtime, snapshot_seq = self._recover_runtime(config.number, start)
-        table = _Table(runtime=runtime, config=config)
+        table = ServedTable(runtime=runtime, config=config)
         table.seq = self.journal.last_seq(tid)
         table.snapshot_seq = snapshot_seq
         self.tables[config.number] = table
@@ -310,7 +286,7 @@ class HostService:
         entries = self.journal.entries(tid, since_seq=start - 1)
         return TableRuntime.recover(number, self.venue.id, entries), 0
 
-    def _snapshot(self, table: _Table) -> None:
+    def _snapshot(self, table: ServedTable) -> None:
         """Keep the table's state in the journal as of its last event (no fsync: a cache).
         A failure is logged and costs nothing but a longer replay after a restart."""
         assert self.journal is not None
@@ -394,110 +370,23 @@ class HostService:
         base = self._base_dir()
         return str(base / name) if base is not None and not Path(name).is_absolute() else name
 
-    def _open_devices(self, table: _Table) -> None:
-        """Build whichever of the table's devices is not built yet. A device that cannot
-        be built is noted (``open_errors``: the referees hear of it from ``_check_devices``)
-        and tried again after a back-off; it never stops the host or the other tables."""
-        assert self.loop is not None
-        config = table.config
-        table.open_errors = {}
-        if config.board_port and not config.simulated_board and table.board is None:
-            self._try_device(table, f"board {config.board_port}", self._open_board)
-        if config.clock_port and config.clock_port != "sim":
-            if table.clock is None:
-                self._try_device(table, f"clock unit {config.clock_port}", self._open_clock)
-        elif config.clock_gpio is not None and table.gpio is None:
-            self._try_device(table, _gpio_name(config), self._open_gpio)
-        if table.open_errors:
-            table.retry_ms = min(max(RETRY_MIN_MS, table.retry_ms * 2), RETRY_MAX_MS)
-            table.retry_at_ns = self.time.now_ns() + table.retry_ms * 1_000_000
-        else:
-            table.retry_at_ns, table.retry_ms = None, 0
-        self._expect(table)
-        table.display_due_ns = 0
+    def _open_devices(self, table: ServedTable) -> None:
+        """Build whichever of the table's devices is not built yet (``Devices.open``)."""
+        assert self.devices is not None
+        self.devices.open(table)
 
-    def _try_device(self, table: _Table, device: str, build: Callable[[_Table], None]) -> None:
-        try:
-            build(table)
-        except Exception as exc:  # whatever a backend raises is this table's fault only
-            why = f"{type(exc).__name__}: {exc}"
-            if table.open_errors.get(device) is None:
-                log.warning("table %d: %s cannot be used: %s", table.config.number, device, why)
-            table.open_errors[device] = why
-
-    def _open_board(self, table: _Table) -> None:
-        assert self.loop is not None
-        port = table.config.board_port
-        # what lies on the board now, not its log since boot, compared with the journal
-        link = RecoveringBoardLink(
-            port_name=port,
-            board=table.runtime.board_cells(),
-            expected_serial=table.config.board_serial,  # another board is refused
-        )
-        board = BoardDriver(port, link)
-        self._by_driver[board] = table
-        self.loop.add(board)
-        table.board = board
-
-    def _open_clock(self, table: _Table) -> None:
-        assert self.loop is not None and table.config.clock_port is not None
-        port = table.config.clock_port
-        session = ClockSession(  # never old presses; another unit is refused
-            port_name=port, skip_history=True, expected_serial=table.config.clock_serial
-        )
-        clock = ClockDriver(port, session)
-        self._by_driver[clock] = table
-        self.loop.add(clock)
-        table.clock = clock
-
-    def _open_gpio(self, table: _Table) -> None:
-        from wuzi.io.gpio_clock import GpioClock
-
-        pins = table.config.clock_gpio
-        assert pins is not None
-        number = table.config.number
-        table.gpio = GpioClock(
-            buttons=(pins.black_button, pins.white_button, pins.claim_button),
-            displays=((pins.clk, pins.dio),),
-            pin_factory=self.options.pin_factory,  # None: gpiozero's default (the env's)
-            clock=self.time.now_ms,
-            on_press=lambda button, at_ms: self._inbox.put(_GpioPress(number, button, at_ms)),
-        )
-        table.faces_sent, table.leds_sent = None, None  # a new display shows nothing yet
-
-    def _check_devices(self, table: _Table, now: int) -> None:
+    def _check_devices(self, table: ServedTable, now: int) -> None:
         """Tell the referees when a device of the table stops or starts serving, hold a
         running clock once per spell of faults, keep the host status's ``links_down`` in
         step (``wuzi.table.faults`` decides all three), and retry what could not be built."""
-        board, clock = table.board, table.clock
-        if (
-            table.runtime.faults.quiet
-            and not table.open_errors
-            and table.retry_at_ns is None
-            and (board is None or board.serving)
-            and (clock is None or clock.serving)
-        ):
+        if table.serving():
             return  # every device serves, none was at fault: nothing to tell or hold
         if table.retry_at_ns is not None and now >= table.retry_at_ns:
             self._open_devices(table)
-        now_ms = now // 1_000_000
-        drivers: tuple[tuple[str, BoardDriver | ClockDriver | None], ...] = (
-            ("board", table.board),
-            ("clock unit", table.clock),
-        )
-        looks = [
-            DeviceLook(
-                f"{name} {driver.url}",
-                refused=driver.refused,
-                link_down=driver.link_down,
-                silent=driver.fault(now_ms, DEVICE_FAULT_MS),
-            )
-            for name, driver in drivers
-            if driver is not None
-        ]
+        looks = table.looks(now // 1_000_000)
         self._apply(table, table.runtime.look(now, self.wall_ms(), table.open_errors, looks))
 
-    def _link_changed(self, table: _Table, device: str, *, down: bool, why: str) -> None:
+    def _link_changed(self, table: ServedTable, device: str, *, down: bool, why: str) -> None:
         """A device's link went down or up; the referees hear of it, and the clock is held,
         from ``_check_devices`` in this very turn of the loop (``step`` runs it right after
         the devices)."""
@@ -590,7 +479,7 @@ class HostService:
             self._update_links_down(again=True)
             self._status_again_ns = now + STATUS_AGAIN_NS
 
-    def _next_due(self, table: _Table) -> int | None:
+    def _next_due(self, table: ServedTable) -> int | None:
         runtime = table.runtime
         display = table.display_due_ns if (table.clock or table.gpio) else None
         held = self.time.now_ns() + HELD_PRESS_WAKE_MS * 1_000_000 if runtime.gate.waiting else None
@@ -598,14 +487,14 @@ class HostService:
         known = [d for d in due if d is not None]
         return min(known) if known else None
 
-    def _timers(self, table: _Table, now: int) -> None:
+    def _timers(self, table: ServedTable, now: int) -> None:
         # the table's own due time first (known since its last input): a host asks at
         # every turn of its loop, and ``tick`` itself runs the clock forward to now
         due = table.runtime.next_due_ns()
         if due is not None and now >= due:
             self._apply(table, table.runtime.tick(now, self.wall_ms()))
         if table.display_due_ns is not None and now >= table.display_due_ns:
-            self._refresh_displays(table, now)
+            refresh_displays(table, now)
 
     def _heartbeat(self, now: int) -> None:
         assert self.journal is not None
@@ -644,14 +533,14 @@ class HostService:
         elif isinstance(event, PressesLost):
             self._host_alert(table, *clock_unit_alert(event))
 
-    def _press(self, table: _Table, button: int, at_ns: int) -> None:
+    def _press(self, table: ServedTable, button: int, at_ns: int) -> None:
         """A button of the table's clock (a serial unit's or the GPIO header's), pressed at
         ``at_ns``: judged against the board as it was at the press (``Table.press``: the
         board is asked at once to vouch for the instant)."""
         if table.runtime.session is None:
             return
         now = self.time.now_ns()
-        needs_board = bool(table.config.board_port) and not table.config.simulated_board
+        needs_board = table.needs_board
         board = table.board
         ticket = board.vouch_now(now // 1_000_000) if needs_board and board is not None else 0
         outcome = table.runtime.press(
@@ -659,12 +548,12 @@ class HostService:
         )
         self._apply(table, outcome)
 
-    def _release_presses(self, table: _Table, now: int) -> None:
+    def _release_presses(self, table: ServedTable, now: int) -> None:
         """Judge the waiting presses the board now vouches for (``Table.release``)."""
         if table.runtime.gate.waiting:
             self._apply(table, table.runtime.release(now, self.wall_ms(), table.board))
 
-    def _apply(self, table: _Table, outcome: Outcome) -> None:
+    def _apply(self, table: ServedTable, outcome: Outcome) -> None:
         """Carry out what the table decided: the host status first (whoever reads an alert
         finds the table in ``links_down``), the records journaled and published in one
         transaction, the board's questions sent, the log written, the faces redrawn."""
@@ -685,40 +574,6 @@ class HostService:
             )
         if outcome.show or outcome.records:
             table.display_due_ns = 0
-
-    def _expect(self, table: _Table) -> None:
-        if table.board is not None:
-            session = table.runtime.session
-            table.board.expect(None if session is None else session.expected_colour)
-
-    def _refresh_displays(self, table: _Table, now: int) -> None:
-        runtime = table.runtime
-        session, first = runtime.session, runtime.first_button
-        kept = runtime.gate.kept_button
-        shown = faces(
-            session,
-            now,
-            first_button=first,
-            menu=runtime.buttons.menu,
-            kept=kept if kept in (0, 1) else None,
-        )
-        segments = shown.segments()
-        mask = leds(session, first, now)
-        if table.clock is not None:
-            if segments != table.faces_sent:
-                for index, seg in enumerate(segments):
-                    table.clock.display(index, seg)
-            if mask != table.leds_sent:
-                table.clock.leds(mask)
-            table.clock.flush()
-        elif table.gpio is not None and segments != table.faces_sent:
-            # one TM1637 on the header: it shows the side whose clock runs
-            turn = None if session is None else session.clock.state.turn
-            side = 0 if turn is None else button_of(turn, first)
-            table.gpio.display(0, segments[side])
-            table.gpio.set_leds(mask)
-        table.faces_sent, table.leds_sent = segments, mask
-        table.display_due_ns = shown.next_change_ns
 
     # --- the inbox (bus messages, acknowledgements, gpio presses) ---------------------
 
@@ -764,7 +619,7 @@ class HostService:
         else:
             log.warning("%s: ignored: a %s is not for a host", topic, type(message).__name__)
 
-    def _on_assignment(self, table: _Table, message: Assignment | Cleared) -> None:
+    def _on_assignment(self, table: ServedTable, message: Assignment | Cleared) -> None:
         number = table.runtime.number
         if message == table.refused_assignment:  # the retained message again (a reconnect)
             log.info("table %d: the refused assignment again: ignored", number)
@@ -821,7 +676,7 @@ class HostService:
             return False, "; ".join(problems)
         return True, f"{command.action} done on {len(targets)} table(s)"
 
-    def _execute_on(self, table: _Table, command: ArbiterCommand) -> str:
+    def _execute_on(self, table: ServedTable, command: ArbiterCommand) -> str:
         runtime = table.runtime
         if command.command_id in runtime.commands_seen:
             # a repeat (QoS 1 delivers at least once): already done
@@ -880,15 +735,15 @@ class HostService:
 
     # --- feeding, journaling, publishing ----------------------------------------------
 
-    def _host_alert(self, table: _Table, reason: AlertReason, text: str) -> None:
+    def _host_alert(self, table: ServedTable, reason: AlertReason, text: str) -> None:
         self._commit(table, table.runtime.alert(self.time.now_ns(), self.wall_ms(), reason, text))
 
-    def _commit(self, table: _Table, records: Iterable[Record]) -> None:
+    def _commit(self, table: ServedTable, records: Iterable[Record]) -> None:
         """Journal the records (durable on return), then publish what may leave the host."""
         self._commit_many([(table, records)])
 
     def _commit_many(
-        self, batches: Iterable[tuple[_Table, Iterable[Record]]], *, publish: bool = True
+        self, batches: Iterable[tuple[ServedTable, Iterable[Record]]], *, publish: bool = True
     ) -> None:
         """Journal several tables' records in one transaction (durable on return: one
         fsync), then, table by table, publish what may leave the host (``publish``
@@ -909,7 +764,7 @@ class HostService:
             at += len(batch)
 
     def _committed(
-        self, table: _Table, batch: list[Record], entries: list[JournalEntry], *, publish: bool
+        self, table: ServedTable, batch: list[Record], entries: list[JournalEntry], *, publish: bool
     ) -> None:
         """What follows a table's records once they are durable: its outbox, its state."""
         runtime = table.runtime
@@ -919,12 +774,12 @@ class HostService:
             runtime.note_journaled(entry.kind, entry.id, entry.payload)
             if record.publish and publish:
                 public |= self._publish_entry(runtime.number, entry)
-        self._expect(table)
+        table.expect()
         if publish:
             self._publish_state(table, public=public or batch[0].kind == GAME_START_KIND)
         self._save_record(table)
 
-    def _save_record(self, table: _Table) -> None:
+    def _save_record(self, table: ServedTable) -> None:
         """Write the finished game's record once (again after a restart: same content)."""
         runtime, folder = table.runtime, self.options.records_dir
         session = runtime.session
@@ -973,7 +828,7 @@ class HostService:
         )
         return is_public
 
-    def _publish_state(self, table: _Table, *, public: bool = True) -> None:
+    def _publish_state(self, table: ServedTable, *, public: bool = True) -> None:
         """The retained referee view always; the retained public state only when a public
         event changed it (an alert alone must not make the hall's state blink)."""
         if self.bus is None:
@@ -1017,13 +872,3 @@ class HostService:
                 self._publish_entry(number, entry)
         if pending:
             log.info("resending %d unacknowledged events", len(pending))
-
-
-def _gpio_name(config: TableConfig) -> str:
-    """The GPIO clock as the referees find it on the header: its pins (BCM numbers)."""
-    pins = config.clock_gpio
-    assert pins is not None
-    return (
-        f"GPIO clock (buttons {pins.black_button}/{pins.white_button}/{pins.claim_button}, "
-        f"display {pins.clk}/{pins.dio})"
-    )
