@@ -36,7 +36,7 @@ import logging
 import os
 import queue
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,18 +56,17 @@ from wuzi.bus.schemas import (
 )
 from wuzi.config import TableConfig, VenueConfig
 from wuzi.config.credentials import referee_keys
-from wuzi.host import publish, records
-from wuzi.host import snapshot as snapshots
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why
+from wuzi.host.outbound import Outbound
+from wuzi.host.recovery import keep_snapshot, last_known_ns, recover_runtime, stalest
 from wuzi.host.served import Devices, ServedTable, refresh_displays
-from wuzi.host.snapshot import SNAPSHOT_EVERY
 from wuzi.host.systemd import Notifier
-from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table_id
+from wuzi.host.table_runtime import Record, table_id
 from wuzi.host.timebase import HostTime
 from wuzi.io.serial_link import LinkLoop
-from wuzi.journal import Journal, JournalEntry
+from wuzi.journal import Journal
 from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
 from wuzi.link.session import LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
@@ -177,6 +176,16 @@ class HostService:
         self.time = HostTime()
         self.loop: LinkLoop | None = None
         self.devices: Devices | None = None
+        self.out = Outbound(
+            venue_id=venue.id,
+            event_name=venue.name,
+            host_id=options.host_id,
+            records_dir=options.records_dir,
+            journal=lambda: self.journal,
+            bus=lambda: self.bus,
+            now_ns=lambda: self.time.now_ns(),
+            wall_ms=lambda: self.wall_ms(),
+        )
         self.bus: BusClient | None = None
         self.control: ControlServer | None = None
         self.tables: dict[int, ServedTable] = {}
@@ -196,7 +205,8 @@ class HostService:
     def start(self) -> None:
         """Open the journal, recover every table, open the devices, connect the bus."""
         self.journal = Journal.open(self.options.journal_path, self.options.host_id)
-        self.time = HostTime.after(self._last_known_ns(self.journal))
+        numbers = [config.number for config in self.host_config.tables]
+        self.time = HostTime.after(last_known_ns(self.journal, numbers))
         self.loop = LinkLoop(clock=self.time.now_ms)
         self.devices = Devices(
             self.loop,
@@ -219,39 +229,27 @@ class HostService:
         # for the host, not one per table (each was a few ms of a start's time); what it
         # adds leaves with the outbox, below
         recovered = [self._recover_table(config) for config in self.host_config.tables]
-        self._commit_many(recovered, publish=False)
+        self.out.commit_many(recovered, publish=False)
         for table in self.tables.values():
             self._open_devices(table)
         if self.options.control_path is not None:
             self.control = ControlServer(self.options.control_path)
             self._watch_control()
-        self._resend_outbox()
+        self.out.resend(self.tables.values())
         for table in self.tables.values():
-            self._publish_state(table)
+            self.out.publish_state(table)
         self.notifier.ready(f"serving {len(self.tables)} tables")
         log.info("host %s serving tables %s", self.options.host_id, sorted(self.tables))
-
-    def _last_known_ns(self, journal: Journal) -> int | None:
-        """The latest instant the journal knows of: the last heartbeat, or a later event
-        (an event's ``t_ms`` is floored, so its instant is below ``(t_ms + 1) ms``)."""
-        last = journal.alive_ns()
-        for config in self.host_config.tables:
-            tid = table_id(config.number)
-            for entry in journal.entries(tid, since_seq=max(0, journal.last_seq(tid) - 1)):
-                upper = (entry.t_ms + 1) * 1_000_000
-                last = upper if last is None else max(last, upper)
-        return last
 
     def _recover_table(self, config: TableConfig) -> tuple[ServedTable, list[Record]]:
         """The table as its journal left it, and the records its start adds (the
         restart of a game in progress, or a standalone table's first game): the caller
         commits them."""
         assert self.journal is not None
-        tid = table_id(config.number)
-        start = self.journal.last_seq_of_kind(tid, GAME_START_KIND)
-        runtime, snapshot_seq = self._recover_runtime(config.number, start)
+        number = config.number
+        runtime, snapshot_seq, start = recover_runtime(self.journal, number, self.venue.id)
         table = ServedTable(runtime=runtime, config=config)
-        table.seq = self.journal.last_seq(tid)
+        table.seq = self.journal.last_seq(table_id(number))
         table.snapshot_seq = snapshot_seq
         self.tables[config.number] = table
         now, wall = self.time.now_ns(), self.wall_ms()
@@ -259,55 +257,10 @@ class HostService:
             self.recovered_tables += 1
             if not runtime.session.game.is_over:
                 return table, runtime.restarted(now, wall)
-            self._save_record(table)
+            self.out.save_record(table)
         elif self.options.standalone and start == 0:
             return table, runtime.begin(now, wall, self._default_setup())
         return table, []
-
-    def _recover_runtime(self, number: int, start: int) -> tuple[TableRuntime, int]:
-        """The table's runtime from its current game's events (``start``: the seq of its
-        ``host.game`` record, 0 for none), and the seq of the snapshot it began from (0:
-        none). A usable snapshot of the current game spares the replay of the events it
-        covers; one written by other code, unreadable, or whose tail does not apply is
-        set aside and every event replayed (``wuzi.host.snapshot``)."""
-        assert self.journal is not None
-        tid = table_id(number)
-        if not start:
-            return TableRuntime.recover(number, self.venue.id, iter(())), 0
-        kept = self.journal.snapshot(tid)
-        if kept is not None and kept.seq >= start and kept.format == snapshots.format_id():
-            base = snapshots.load(kept.data, number, self.venue.id)
-            if base is not None:
-                tail = self.journal.entries(tid, since_seq=kept.seq)
-                try:
-                    return TableRuntime.recover(number, self.venue.id, tail, base), kept.seq
-                except TableError as exc:
-                    log.warning("table %d: snapshot set aside (%s); replaying", number, exc)
-        entries = self.journal.entries(tid, since_seq=start - 1)
-        return TableRuntime.recover(number, self.venue.id, entries), 0
-
-    def _snapshot(self, table: ServedTable) -> None:
-        """Keep the table's state in the journal as of its last event (no fsync: a cache).
-        A failure is logged and costs nothing but a longer replay after a restart."""
-        assert self.journal is not None
-        runtime = table.runtime
-        if runtime.session is None or table.seq <= table.snapshot_seq:
-            return
-        try:
-            data = snapshots.dump(runtime)
-            self.journal.save_snapshot(runtime.id, table.seq, snapshots.format_id(), data)
-        except Exception as exc:  # never the table's fault: the events are the truth
-            log.warning("table %d: no snapshot (%s)", runtime.number, exc)
-            return
-        table.snapshot_seq = table.seq
-
-    def _snapshot_stalest(self) -> None:
-        """Renew the snapshot of the one table furthest behind its events, if at least
-        ``SNAPSHOT_EVERY`` behind: one table a heartbeat (a few ms), so the loop never
-        stalls on all of them at once while presses wait."""
-        behind = [t for t in self.tables.values() if t.seq - t.snapshot_seq >= SNAPSHOT_EVERY]
-        if behind:
-            self._snapshot(max(behind, key=lambda t: t.seq - t.snapshot_seq))
 
     def _default_setup(self) -> TableSetup:
         d = self.venue.defaults
@@ -429,7 +382,7 @@ class HostService:
             self.loop = None
         if self.journal is not None:
             for table in self.tables.values():  # the next start replays nothing
-                self._snapshot(table)
+                keep_snapshot(self.journal, table)
             self.journal.close()
             self.journal = None
         for fd in (self._inbox.wake_r, self._inbox.wake_w):
@@ -499,7 +452,9 @@ class HostService:
     def _heartbeat(self, now: int) -> None:
         assert self.journal is not None
         self.journal.note_alive(now)
-        self._snapshot_stalest()
+        behind = stalest(self.tables.values())
+        if behind is not None:
+            keep_snapshot(self.journal, behind)
         self.notifier.watchdog()
         self._next_heartbeat_ns = now + HEARTBEAT_NS
 
@@ -561,7 +516,7 @@ class HostService:
         if outcome.faults_changed:
             self._update_links_down()
         if outcome.records:
-            self._commit(table, outcome.records)
+            self.out.commit(table, outcome.records)
         for ask in outcome.asks:
             if table.board is not None:  # again after ASK_RETRY_MS while it waits
                 table.board.ask_now(ask.now_ms, ask.through_ms)
@@ -641,7 +596,7 @@ class HostService:
             AlertReason.REFUSED if isinstance(message, Cleared) else AlertReason.BOARD,
             why,
         )
-        self._publish_state(table)
+        self.out.publish_state(table)
 
     # --- arbiter commands ------------------------------------------------------------
 
@@ -692,7 +647,7 @@ class HostService:
                 # own record file), begun from the config's defaults like the first
                 setup = self._default_setup() if self.options.standalone else None
                 records = runtime.begin_by_command(command.command_id, meta, now, wall, setup)
-                self._commit(table, records)
+                self.out.commit(table, records)
                 table.display_due_ns = 0
                 return ""
             session = runtime.session
@@ -701,7 +656,7 @@ class HostService:
             inputs = to_inputs(command, now, session.game)
             strict = command.action in PLAYER_ACTIONS
             records = runtime.feed_command(command.command_id, meta, inputs, wall, strict=strict)
-            self._commit(table, records)
+            self.out.commit(table, records)
         except (TableError, CommandError) as exc:
             log.warning(
                 "table %d: command %s (%s) refused: %s",
@@ -736,139 +691,6 @@ class HostService:
     # --- feeding, journaling, publishing ----------------------------------------------
 
     def _host_alert(self, table: ServedTable, reason: AlertReason, text: str) -> None:
-        self._commit(table, table.runtime.alert(self.time.now_ns(), self.wall_ms(), reason, text))
-
-    def _commit(self, table: ServedTable, records: Iterable[Record]) -> None:
-        """Journal the records (durable on return), then publish what may leave the host."""
-        self._commit_many([(table, records)])
-
-    def _commit_many(
-        self, batches: Iterable[tuple[ServedTable, Iterable[Record]]], *, publish: bool = True
-    ) -> None:
-        """Journal several tables' records in one transaction (durable on return: one
-        fsync), then, table by table, publish what may leave the host (``publish``
-        False: nothing yet; the outbox's resend takes the events, in journal order)."""
-        assert self.journal is not None
-        work = [(table, batch) for table, batch in ((t, list(r)) for t, r in batches) if batch]
-        if not work:
-            return
-        rows = [
-            (table.runtime.id, r.kind, r.payload, r.t_ms, r.publish)
-            for table, batch in work
-            for r in batch
-        ]
-        entries = self.journal.append_many(rows)
-        at = 0
-        for table, batch in work:
-            self._committed(table, batch, entries[at : at + len(batch)], publish=publish)
-            at += len(batch)
-
-    def _committed(
-        self, table: ServedTable, batch: list[Record], entries: list[JournalEntry], *, publish: bool
-    ) -> None:
-        """What follows a table's records once they are durable: its outbox, its state."""
-        runtime = table.runtime
-        table.seq = entries[-1].seq
-        public = False
-        for record, entry in zip(batch, entries, strict=True):
-            runtime.note_journaled(entry.kind, entry.id, entry.payload)
-            if record.publish and publish:
-                public |= self._publish_entry(runtime.number, entry)
-        table.expect()
-        if publish:
-            self._publish_state(table, public=public or batch[0].kind == GAME_START_KIND)
-        self._save_record(table)
-
-    def _save_record(self, table: ServedTable) -> None:
-        """Write the finished game's record once (again after a restart: same content)."""
-        runtime, folder = table.runtime, self.options.records_dir
-        session = runtime.session
-        if folder is None or session is None or not session.game.is_over:
-            return
-        game_id = runtime.game_id or f"table{runtime.number}"
-        if table.record_saved == game_id:
-            return
-        record = records.game_record(
-            session,
-            table=runtime.number,
-            event=self.venue.name,
-            assignment=runtime.assignment,
-            started_wall_ms=runtime.started_wall_ms,
+        self.out.commit(
+            table, table.runtime.alert(self.time.now_ns(), self.wall_ms(), reason, text)
         )
-        try:
-            records.write_record(folder, game_id, record)
-        except OSError as exc:  # a full disk must not stop the table: the journal has it
-            log.error("could not write the record of %s: %s", game_id, exc)
-            return
-        table.record_saved = game_id
-
-    def _publish_entry(self, number: int, entry: JournalEntry) -> bool:
-        """Publish one journaled output (the outbox key is the journal id); True if it was
-        a public event. Public events carry their own gap-free number and an id without
-        the journal's seq (``host/table/game/pseq``): see ``TableRuntime._outputs``."""
-        if self.bus is None:
-            return False
-        payload = entry.payload
-        game_id = str(payload.get("game_id") or "none")
-        pseq = payload.get("pseq")
-        is_public = isinstance(pseq, int)
-        message = publish.event_message(
-            event_id=(
-                f"{self.options.host_id}/{entry.table}/{game_id}/{pseq}" if is_public else entry.id
-            ),
-            table=number,
-            game_id=game_id,
-            seq=pseq if isinstance(pseq, int) else entry.seq,
-            kind=entry.kind,
-            at_ms=int(payload.get("wall_ms", entry.t_ms)),
-            data=dict(payload.get("data", {})),
-        )
-        self.bus.publish(
-            publish.event_topic(self.venue.id, number, entry.kind), message, key=entry.id
-        )
-        return is_public
-
-    def _publish_state(self, table: ServedTable, *, public: bool = True) -> None:
-        """The retained referee view always; the retained public state only when a public
-        event changed it (an alert alone must not make the hall's state blink)."""
-        if self.bus is None:
-            return
-        runtime, number = table.runtime, table.runtime.number
-        now, wall = self.time.now_ns(), self.wall_ms()
-        game_id = runtime.game_id or None
-        shown = runtime.assignment
-        if runtime.session is None and runtime.waiting is not None:
-            shown, game_id = runtime.waiting, runtime.waiting.game_id  # who plays next here
-        if public:
-            state = publish.table_state(
-                table=number,
-                assignment=shown,
-                session=runtime.session,
-                seq=runtime.public_seq,
-                now_ns=now,
-                at_ms=wall,
-                game_id=game_id,
-            )
-            self.bus.publish(topics.table_state(self.venue.id, number), state)
-        referee = publish.referee_state(
-            table=number,
-            session=runtime.session,
-            seq=table.seq,
-            at_ms=wall,
-            game_id=game_id,
-            assignment=runtime.assignment,
-            open_alerts=runtime.open_alerts,
-        )
-        self.bus.publish(topics.arbiter_state(self.venue.id, number), referee)
-
-    def _resend_outbox(self) -> None:
-        """Everything the broker had not acknowledged before the crash, in journal order."""
-        assert self.journal is not None
-        by_id = {t.runtime.id: t.runtime.number for t in self.tables.values()}
-        pending = self.journal.pending(10**7)
-        for entry in pending:
-            number = by_id.get(entry.table)
-            if number is not None:
-                self._publish_entry(number, entry)
-        if pending:
-            log.info("resending %d unacknowledged events", len(pending))
