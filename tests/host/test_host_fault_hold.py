@@ -145,15 +145,15 @@ def test_presses_during_a_board_outage_are_moves_and_cost_nobody(
     are kept with their instants and judged as moves, in order, once the board's log is
     back; the clock is held meanwhile (no side's time runs: nobody is charged more than
     on the twin, within 150 ms); White's display says the press was taken; the referee's
-    resume starts the clock of the side to move (White). ``found_first``: White moves
+    resume starts the clock of the side to move (White). The host is the `wuzi host`
+    process; the devices run in this process, started together. ``found_first``: White moves
     once the outage was found (600 ms of silence), or 100 ms into it, before: the
     mover's clock then stops at the press, not at the finding."""
     host = HostUnderTest(tmp_path, mosquitto.url, tables=2)
     board_pty = host.sim.board_paths[0]
-    inside = InProcessHost(host, control=True)
     both = (1, 2)
     try:
-        inside.run_in_background()
+        host.start()  # `wuzi host`, as systemd starts it
         played = [parse_point(p) for p in ("h8", "i9", "h9")]
 
         def together(name: str, colour: int, button: int) -> None:
@@ -203,7 +203,6 @@ def test_presses_during_a_board_outage_are_moves_and_cost_nobody(
         wait_for(lambda: host.observer.states[1].running == "white", 10, "White's clock runs")
         assert count_told(host, 1, f"board {board_pty} cannot be used") == 1, texts(host, 1)
     finally:
-        inside.close()
         host.close()
 
 
