@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from wuzi.link import wire
 from wuzi.link.errors import BoardMismatchError, DeviceMismatchError, VersionMismatchError
+from wuzi.link.info import info_protocol, info_texts, protocol_problem
 
 REPLAY_RETRY_MS = 100
 HELLO_RETRY_MS = 250
@@ -498,21 +499,27 @@ class EventSession:
         again). A device that is not the one expected raises a ``DeviceMismatchError``
         naming the port, what answered and what was expected: the serial driver refuses
         it (closes the port, tells why, retries later)."""
+        protocol = info_protocol(body)
+        if protocol is None:
+            self.health.unknown_types += 1
+            return None
+        major, minor = protocol
+        kind = body[wire.INFO_KIND]
+        # the protocol first, whatever the length: every version's INFO starts with it,
+        # and an old firmware's INFO (1.0: 42 bytes) is shorter than this host's
+        problem = protocol_problem(f"the {KIND_NAMES.get(kind, 'device')}", major, minor)
+        if problem is not None:
+            texts = info_texts(body, strict=False)
+            raise self._mismatch(
+                VersionMismatchError,
+                problem,
+                body,
+                "?" if texts is None else texts[0],
+                "flash matching firmware (make flash) or update the host",
+            )
         if len(body) < wire.LEN_INFO:
             self.health.unknown_types += 1
             return None
-        major = body[wire.INFO_MAJOR]
-        if major != wire.PROTOCOL_MAJOR:
-            raw = bytes(body[wire.INFO_SERIAL : wire.INFO_SERIAL + wire.SERIAL_LEN])
-            found = raw.rstrip(b"\0").decode("ascii", "replace")
-            raise self._mismatch(
-                VersionMismatchError,
-                f"the board speaks wire protocol v{major}.{body[wire.INFO_MINOR]}, this host"
-                f" speaks v{wire.PROTOCOL_MAJOR}.{wire.PROTOCOL_MINOR}",
-                body,
-                found,
-                "flash matching firmware (make flash) or update the host",
-            )
         serial = self._info_text(body, wire.INFO_SERIAL, wire.SERIAL_LEN, "serial")
         revision = self._info_text(body, wire.INFO_REVISION, wire.TEXT_LEN, "revision")
         if serial is None or revision is None:
@@ -520,7 +527,7 @@ class EventSession:
         info = BoardInfo(
             kind=body[wire.INFO_KIND],
             major=major,
-            minor=body[wire.INFO_MINOR],
+            minor=minor,
             boot_id=wire.get_u32(body, wire.INFO_BOOT),
             evno=wire.get_u32(body, wire.INFO_EVNO),
             serial=serial,

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from wuzi.link.errors import LinkError, ScriptError
 from wuzi.rules.board import point_name
 from wuzi.sim.devices.clock_script import ClockStep, parse_clock_script
+from wuzi.sim.devices.old_firmware import CURRENT, parse_protocol
 from wuzi.sim.devices.runner import monotonic_ms, run_boards, run_devices
 from wuzi.sim.devices.script import Step, parse_script
 from wuzi.sim.devices.virtual_board import Faults, VirtualBoard
@@ -40,6 +41,40 @@ def _probability(text: str) -> float:
     if not 0.0 <= value < 1.0:
         raise argparse.ArgumentTypeError(f"must be a probability in [0, 1), not {value}")
     return value
+
+
+def _protocol(text: str) -> tuple[int, int]:
+    try:
+        return parse_protocol(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _noise_from(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of ms: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 ms or more, not {value}")
+    return value
+
+
+def _wire(device: VirtualBoard | VirtualClock, args: argparse.Namespace) -> Callable[[int], None]:
+    """Set the device's wire as the options say: the protocol it plays, and its faults —
+    from the start, or (``--noise-from``) a clean line that turns faulty that many ms
+    after the start. Returns what to call with the start (it schedules the change)."""
+    device.protocol = args.protocol
+    faults = Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed)
+    if not args.noise_from:
+        device.faults = faults
+        return lambda t0_ms: None
+
+    def turn_faulty() -> None:
+        device.faults = faults
+
+    device.faults = Faults(seed=args.seed)
+    return lambda t0_ms: device.at(t0_ms + args.noise_from, turn_faulty)
 
 
 def _timing(revision: str) -> dict[str, Any]:
@@ -152,15 +187,15 @@ def _board_command(args: argparse.Namespace) -> int:
 
     board = VirtualBoard(
         serial=args.serial,
-        faults=Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed),
         seed=args.seed,
         **_timing(args.revision),
         on_physical=on_physical,
         on_change_sent=on_change_sent if trace is not None else None,
     )
     board.link_path = args.link
+    noise = _wire(board, args)
     try:
-        _serve(board, lambda t0: _schedule(board.schedule, steps, t0), args.linger)
+        _serve(board, lambda t0: (_schedule(board.schedule, steps, t0), noise(t0)), args.linger)
     except OSError as exc:
         print(f"wuzi sim board: {exc}", file=sys.stderr)
         return 1
@@ -174,14 +209,13 @@ def _clock_command(args: argparse.Namespace) -> int:
     clock_steps: list[ClockStep] | None = _read_script("clock", args.script, parse_clock_script)
     if clock_steps is None:
         return 1
-    clock = VirtualClock(
-        serial=args.serial,
-        faults=Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed),
-        seed=args.seed,
-    )
+    clock = VirtualClock(serial=args.serial, seed=args.seed)
     clock.link_path = args.link
+    noise = _wire(clock, args)
     try:
-        _serve(clock, lambda t0: _schedule(clock.schedule, clock_steps, t0), args.linger)
+        _serve(
+            clock, lambda t0: (_schedule(clock.schedule, clock_steps, t0), noise(t0)), args.linger
+        )
     except OSError as exc:
         print(f"wuzi sim clock: {exc}", file=sys.stderr)
         return 1
@@ -231,7 +265,24 @@ def _device_options(p: argparse.ArgumentParser, serial: str) -> None:
     p.add_argument(
         "--dup", type=_probability, default=0.0, metavar="P", help="frame duplication probability"
     )
+    p.add_argument(
+        "--noise-from",
+        type=_noise_from,
+        default=0,
+        metavar="MS",
+        help="the line is clean until MS after the start, then --noise/--drop/--dup apply "
+        "(default: from the start)",
+    )
     p.add_argument("--seed", type=int, default=None, help="seed for faults and boot ids")
+    p.add_argument(
+        "--protocol",
+        type=_protocol,
+        default=CURRENT,
+        metavar="M.N",
+        help="play a firmware of this wire protocol: its INFO in that version's layout "
+        f"(1.0: 42 bytes, the serial's last 12 digits); default "
+        f"{CURRENT[0]}.{CURRENT[1]}. A host refuses another major",
+    )
     p.add_argument("--serial", default=serial, help=f"the serial it reports (default {serial})")
     p.add_argument(
         "--linger",
