@@ -63,7 +63,7 @@ from wuzi.host.board_recovery import RecoveringBoardLink
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
 from wuzi.host.displays import faces, leds
-from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why
+from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why, noisy_line_alert
 from wuzi.host.snapshot import SNAPSHOT_EVERY
 from wuzi.host.systemd import Notifier
 from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table_id
@@ -721,7 +721,10 @@ class HostService:
         if table is None:
             return
         now = self.time.now_ns()
-        if isinstance(event, Alert) and event.kind in (LINK_DOWN, LINK_UP):
+        noisy = noisy_line_alert(event, getattr(driver, "url", ""))
+        if noisy is not None:  # a noisy line: told once, no fault, play goes on
+            self._host_alert(table, *noisy)
+        elif isinstance(event, Alert) and event.kind in (LINK_DOWN, LINK_UP):
             device = f"board {table.config.board_port}"
             down = event.kind == LINK_DOWN
             self._link_changed(table, device, down=down, why=link_down_why(event))

@@ -114,9 +114,17 @@ def _read_script(command: str, path: str, parse: Callable[[str], list[Any]]) -> 
     return None
 
 
-def _schedule(schedule: Callable[[Any, int], None], steps: list[Any], t0_ms: int) -> None:
+def _schedule(
+    schedule: Callable[[Any, int], None],
+    steps: list[Any],
+    t0_ms: int,
+    then: Callable[[int], None] = lambda t0_ms: None,
+) -> None:
+    """Queue the script's steps, counted from ``t0_ms``; then ``then(t0_ms)`` (the line's
+    faults turned on later, ``--noise-from``)."""
     for step in steps:
         schedule(step, t0_ms)
+    then(t0_ms)
 
 
 @contextmanager
@@ -195,7 +203,7 @@ def _board_command(args: argparse.Namespace) -> int:
     board.link_path = args.link
     noise = _wire(board, args)
     try:
-        _serve(board, lambda t0: (_schedule(board.schedule, steps, t0), noise(t0)), args.linger)
+        _serve(board, lambda t0: _schedule(board.schedule, steps, t0, noise), args.linger)
     except OSError as exc:
         print(f"wuzi sim board: {exc}", file=sys.stderr)
         return 1
@@ -213,9 +221,7 @@ def _clock_command(args: argparse.Namespace) -> int:
     clock.link_path = args.link
     noise = _wire(clock, args)
     try:
-        _serve(
-            clock, lambda t0: (_schedule(clock.schedule, clock_steps, t0), noise(t0)), args.linger
-        )
+        _serve(clock, lambda t0: _schedule(clock.schedule, clock_steps, t0, noise), args.linger)
     except OSError as exc:
         print(f"wuzi sim clock: {exc}", file=sys.stderr)
         return 1
