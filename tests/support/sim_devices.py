@@ -1,11 +1,12 @@
 """`wuzi sim board` / `wuzi sim clock` processes started together, each start measured.
 
-A drill states its faults and presses in script time, counted by each simulator from its
-own start; a press stated 300 ms after its stone is only proven so if the clock unit's
-time 0 is known against the board's. So the processes are all spawned first and their
-first lines (each prints its pty and starts its script at once) read as they come, with
-``select``: each device's ``started_ns`` (CLOCK_MONOTONIC, which the processes share) is
-known within a millisecond or two, and ``skew_ms`` says how far apart they started.
+A drill states its faults and presses in script time; a press stated 300 ms after its
+stone is only proven so if the clock unit's time 0 is known against the board's. Python
+processes started at once come up hundreds of ms apart on a loaded machine, so each
+simulator is given one time 0 on CLOCK_MONOTONIC, which every process of the machine
+shares (``wuzi sim … --t0-ms``), ``LEAD_MS`` ahead; all are spawned first and their first
+lines (each prints its pty as it starts) read as they come, with ``select``: each device's
+``started_ns`` is measured, and every one must have started before the common time 0.
 """
 
 from __future__ import annotations
@@ -35,16 +36,21 @@ class SimDevice:
     started_ns: int = 0
 
 
+LEAD_MS = 5000  # time 0 is this far ahead of the spawn: every simulator is up by then
+
+
 def start_together(devices: list[SimDevice], folder: Path, timeout_s: float = 30.0) -> int:
-    """Start every device's simulator at once; return the spread of their measured starts
-    in ms (``skew_ms``). Raises AssertionError naming a device that printed no pty."""
+    """Start every device's simulator at once, their scripts on one time 0 (returned, in
+    CLOCK_MONOTONIC ms). Raises AssertionError naming a device that printed no pty, or one
+    that started only after time 0 (its script would not be on the common time)."""
     folder.mkdir(parents=True, exist_ok=True)
+    t0_ms = time.monotonic_ns() // 1_000_000 + LEAD_MS
     for d in devices:
         script = folder / f"{d.name}.txt"
         script.write_text(d.script + "\n")
         d.link = folder / d.name
         argv = [sys.executable, "-m", "wuzi.cli", "sim", d.kind, "--script", str(script)]
-        argv += ["--link", str(d.link)]
+        argv += ["--link", str(d.link), "--t0-ms", str(t0_ms)]
         if d.serial:
             argv += ["--serial", d.serial]
         argv += list(d.args)
@@ -64,8 +70,9 @@ def start_together(devices: list[SimDevice], folder: Path, timeout_s: float = 30
             d.pty = d.process.stdout.readline().decode().strip()
             d.started_ns = now
             assert d.pty.startswith("/dev/"), f"{d.name}: {d.pty!r}"
-    starts = [d.started_ns for d in devices]
-    return (max(starts) - min(starts)) // 1_000_000
+    late = [d.name for d in devices if d.started_ns // 1_000_000 >= t0_ms]
+    assert not late, f"{late} started after their common time 0 ({LEAD_MS} ms after spawning)"
+    return t0_ms
 
 
 def stop_all(devices: list[SimDevice]) -> None:

@@ -148,9 +148,11 @@ def _serve(
     device: VirtualBoard | VirtualClock,
     schedule: Callable[[int], object],
     linger: int | None,
+    t0_ms: int | None = None,
 ) -> None:
-    """Print the pty path, boot, ``schedule(start_ms)`` the script, serve until stopped or
-    ``linger`` ms after the script's last step."""
+    """Print the pty path, boot, ``schedule`` the script from its time 0 (the start, or
+    ``t0_ms`` on CLOCK_MONOTONIC: ``--t0-ms``), serve until stopped or ``linger`` ms
+    after the script's last step."""
 
     def announce(path: str) -> None:
         with suppress(BrokenPipeError):  # nobody reads our stdout any more: serve on
@@ -162,7 +164,14 @@ def _serve(
             announce(device.open_pty())
             start = monotonic_ms()
             device.boot(start)
-            schedule(start)
+            if t0_ms is not None and t0_ms < start:
+                print(
+                    f"wuzi sim: started {start - t0_ms} ms after --t0-ms: the script's steps"
+                    " due meanwhile are played at once",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            schedule(start if t0_ms is None else t0_ms)
             until = None if linger is None else device.script_end_ms() + linger
             run_devices([device], until_ms=until, stop=stop)
         finally:
@@ -203,7 +212,9 @@ def _board_command(args: argparse.Namespace) -> int:
     board.link_path = args.link
     noise = _wire(board, args)
     try:
-        _serve(board, lambda t0: _schedule(board.schedule, steps, t0, noise), args.linger)
+        _serve(
+            board, lambda t0: _schedule(board.schedule, steps, t0, noise), args.linger, args.t0_ms
+        )
     except OSError as exc:
         print(f"wuzi sim board: {exc}", file=sys.stderr)
         return 1
@@ -221,7 +232,12 @@ def _clock_command(args: argparse.Namespace) -> int:
     clock.link_path = args.link
     noise = _wire(clock, args)
     try:
-        _serve(clock, lambda t0: _schedule(clock.schedule, clock_steps, t0, noise), args.linger)
+        _serve(
+            clock,
+            lambda t0: _schedule(clock.schedule, clock_steps, t0, noise),
+            args.linger,
+            args.t0_ms,
+        )
     except OSError as exc:
         print(f"wuzi sim clock: {exc}", file=sys.stderr)
         return 1
@@ -280,6 +296,15 @@ def _device_options(p: argparse.ArgumentParser, serial: str) -> None:
         "(default: from the start)",
     )
     p.add_argument("--seed", type=int, default=None, help="seed for faults and boot ids")
+    p.add_argument(
+        "--t0-ms",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="count the script's times from this CLOCK_MONOTONIC instant (ms; the clock "
+        "every process of the machine shares) instead of the device's own start: devices "
+        "started together share their time 0 (default: the start)",
+    )
     p.add_argument(
         "--protocol",
         type=_protocol,
