@@ -11,7 +11,7 @@ cable was changed, or the interference went away).
 
 Why whole samples of 200 frames rather than a running rate: a board sends ~5 frames a
 second, so a sample is ~40 s of line, and at a bit error rate of 1e-4 (a usable line:
-~2 % of heartbeats damaged) a sample reaches 5 % with odds under 1 %, while at 1e-3
+~2 % of heartbeats damaged) a sample reaches 8 % with odds near 1e-5, while at 1e-3
 (~17 % damaged) every sample does. A running rate over fewer frames would cry wolf.
 """
 
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 __all__ = ["CLEAN_SAMPLES", "NOISY_PCT", "SAMPLE_FRAMES", "LineNoisy", "NoiseMeter"]
 
-NOISY_PCT = 5.0
+NOISY_PCT = 8.0
 SAMPLE_FRAMES = 200  # frames read whole plus damaged ones, per sample
 CLEAN_SAMPLES = 10  # samples under NOISY_PCT / 2 in a row before a new episode is told
 
