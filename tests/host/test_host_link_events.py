@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from wuzi.host.link_events import REASONS, board_input, clock_unit_alert
+from wuzi.host.link_events import REASONS, board_input, clock_unit_alert, noisy_line_alert
 from wuzi.link import reconciler, wire
+from wuzi.link.board_link import LINE_NOISY
+from wuzi.link.noise import LineNoisy
 from wuzi.link.reconciler import ALERT_KINDS, Alert, Reconciler, StoneEvent
 from wuzi.link.session import LinkDown, LinkUp, PressesLost
 from wuzi.rules.board import Colour, parse_point
@@ -76,3 +78,25 @@ def test_reconciler_events_drive_the_session() -> None:
     settle(H9, wire.EMPTY, 4000)  # taken off again: nothing to tell
     assert [o.point for o in outputs if isinstance(o, MoveJudged)] == [H8]
     assert [o.reason for o in outputs if isinstance(o, RefereeAlert)] == [AlertReason.WRONG_COLOUR]
+
+
+def test_a_noisy_line_is_one_board_alert_with_its_rate_and_no_table_input() -> None:
+    noisy = LineNoisy(50, 31, 969)
+    board_word = Alert(LINE_NOISY, 50, detail=noisy.text)
+    assert noisy_line_alert(board_word, "/dev/wuzi/board-1") == (
+        AlertReason.BOARD,
+        "board /dev/wuzi/board-1 line noisy: 3.1 % of frames corrupted (31 of 1000); play goes"
+        " on, check its cable",
+    )
+    assert noisy_line_alert(noisy, "/dev/wuzi/clock-1") == (
+        AlertReason.BOARD,
+        "clock unit /dev/wuzi/clock-1 line noisy: 3.1 % of frames corrupted (31 of 1000); play"
+        " goes on, check its cable",
+    )
+    assert LINE_NOISY not in ALERT_KINDS  # no table input comes of it
+    for other in (
+        Alert(reconciler.LINK_DOWN, 5),
+        LinkDown(5, 600),
+        StoneEvent(H8, Colour.BLACK, 5),
+    ):
+        assert noisy_line_alert(other, "p") is None

@@ -102,3 +102,34 @@ def test_without_ports_only_rp2040_devices_are_probed(monkeypatch: pytest.Monkey
     monkeypatch.setattr(list_ports, "comports", lambda: ports)
     assert candidates() == ["/dev/ttyACM0", "/dev/ttyACM1"]
     assert candidates(every_port=True) == ["/dev/ttyACM0", "/dev/ttyACM1", "/dev/ttyUSB0"]
+
+
+def test_old_firmware_is_listed_and_said_to_be_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """A board and a clock unit flashed with protocol 1.0 (a 42-byte INFO, the serial's last
+    12 digits) answer as what they are, and the list says a host refuses them (exit 1)."""
+    now = time.monotonic_ns() // 1_000_000
+    board = VirtualBoard(seed=1, serial="E66138935F47A62B")
+    clock = VirtualClock(seed=2, serial="E66138935F47C0DE")
+    for device in (board, clock):
+        device.protocol = (1, 0)
+        device.open_pty()
+        device.boot(now)
+    try:
+        with SimThread([board, clock]):
+            code = main(["board", "list", board.path, clock.path])
+    finally:
+        board.close()
+        clock.close()
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"board 38935F47A62B firmware sensor-rev-a protocol 1.0 {board.path}",
+        f"clock 38935F47C0DE firmware clock-rev-a protocol 1.0 {clock.path}",
+    ]
+    needed = "this host speaks v2.1 (major 2 needed); a host refuses it"
+    assert err.splitlines() == [
+        f"wuzi board list: {board.path}: serial 38935F47A62B: the sensor board speaks wire "
+        f"protocol v1.0, {needed}: flash matching firmware (make flash)",
+        f"wuzi board list: {clock.path}: serial 38935F47C0DE: the clock unit speaks wire "
+        f"protocol v1.0, {needed}: flash matching firmware (make flash)",
+    ]
+    assert code == 1

@@ -35,6 +35,7 @@ from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
 from wuzi.link.session import LinkDown
 from wuzi.rules.board import parse_point
 from wuzi.sim.devices.virtual_board import VirtualBoard
+from wuzi.sim.devices.virtual_clock import VirtualClock
 
 WUZI = str(Path(sys.executable).parent / "wuzi")
 
@@ -159,6 +160,41 @@ def test_a_wrong_device_is_refused_then_the_right_one_accepted(
     finally:
         loop.close()
         wrong.close()
+
+
+@pytest.mark.parametrize("kind", ["board", "clock"])
+def test_old_firmware_is_refused_at_once_on_either_port(kind: str) -> None:
+    """A board or a clock unit of wire protocol 1.0 (a 42-byte INFO) goes through the
+    refusal path: ``refused`` names the port, its serial, v1.0 and the major needed, and
+    ``fault`` says it at once (before, its INFO was ignored and the port simply idled)."""
+    now = time.monotonic_ns() // 1_000_000
+    device: VirtualBoard | VirtualClock = (
+        VirtualBoard(seed=6, serial="E66138935F47A62B")
+        if kind == "board"
+        else VirtualClock(seed=6, serial="E66138935F47A62B")
+    )
+    device.protocol = (1, 0)
+    device.open_pty()
+    device.boot(now)
+    drv: BoardDriver | ClockDriver = (
+        BoardDriver(device.path) if kind == "board" else ClockDriver(device.path)
+    )
+    loop = LinkLoop()
+    loop.add(drv)
+    try:
+        with SimThread([device]):
+            pump(loop, lambda evs: drv.refused is not None, limit_s=5)
+        reason = drv.refused
+        noun = "sensor board" if kind == "board" else "clock unit"
+        assert reason is not None and reason.startswith(
+            f"{device.path}: the {noun} speaks wire protocol v1.0, this host speaks v2.1"
+            " (major 2 needed)"
+        )
+        assert f"answered: {noun} serial '38935F47A62B' wire protocol v1.0" in reason
+        assert drv.fault(loop.clock(), 10**9) == reason and drv.link_down
+    finally:
+        loop.close()
+        device.close()
 
 
 def test_a_pulled_board_is_link_down_from_the_very_read(board: VirtualBoard) -> None:

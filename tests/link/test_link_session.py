@@ -205,6 +205,51 @@ def test_version_mismatch_is_a_clear_error() -> None:
     assert s.info is None and s.boot_id is None
 
 
+def _info_1_0(kind: int, serial: str) -> bytes:
+    """INFO as a firmware of wire protocol 1.0 sent it: 42 bytes, the serial in 12 bytes
+    at 18 (its last 12 digits), the revision at 30 (git show 9874103)."""
+    body = bytearray(42)
+    body[wire.INFO_MAJOR], body[wire.INFO_MINOR], body[wire.INFO_KIND] = 1, 0, kind
+    wire.put_u32(body, wire.INFO_BOOT, 77)
+    wire.put_text(body, 18, serial[-12:], 12)
+    wire.put_text(body, 30, "sensor-rev-a", 12)
+    return wire.encode(wire.T_INFO, 0, bytes(body))
+
+
+@pytest.mark.parametrize(
+    ("session", "kind", "noun"),
+    [
+        (BoardSession, wire.KIND_SENSOR, "sensor board"),
+        (ClockSession, wire.KIND_CLOCK, "clock unit"),
+    ],
+)
+def test_an_old_firmwares_short_info_is_refused_by_name(
+    session: type[BoardSession | ClockSession], kind: int, noun: str
+) -> None:
+    """A 1.0 INFO is shorter than this host's: the protocol is read where every version
+    puts it, so the device is refused (naming the port, its serial, v1.0 and what the host
+    needs) instead of its INFO being ignored and the device left neither served nor told."""
+    s = session(port_name="/dev/wuzi/table-3")
+    s.connection_made(0)
+    with pytest.raises(VersionMismatchError) as caught:
+        s.receive_data(_info_1_0(kind, "E66138935F47A62B"), 10)
+    message = str(caught.value)
+    assert message.startswith(
+        f"/dev/wuzi/table-3: the {noun} speaks wire protocol v1.0, this host speaks v2.1"
+        " (major 2 needed)"
+    )
+    assert f"answered: {noun} serial '38935F47A62B' wire protocol v1.0" in message
+    assert caught.value.found_protocol == "1.0" and caught.value.found_serial == "38935F47A62B"
+    assert s.info is None and not s.link_up and s.health.unknown_types == 0
+
+
+def test_an_info_too_short_to_name_its_protocol_is_ignored() -> None:
+    s = BoardSession(port_name="p")
+    s.connection_made(0)
+    assert s.receive_data(wire.encode(wire.T_INFO, 0, b"\x02\x01"), 10) == []
+    assert s.health.unknown_types == 1 and s.info is None
+
+
 def test_wrong_board_and_wrong_kind_are_clear_errors() -> None:
     s = BoardSession(expected_serial="SB-0007", port_name="p")
     s.connection_made(0)

@@ -26,7 +26,12 @@ def test_link_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> No
         "link.down_detect_stalled_ms",
         "link.cpu_pct_32_boards",
         "link.stones_per_s_32_boards",
+        "link.noise_1e-3_false_link_downs_per_h",
+        "link.noise_1e-3_stones_recorded_pct",
     }
     for fault in ("pulled", "silent", "stalled"):
         value, unit = figures[f"link.down_detect_{fault}_ms"]
         assert unit == "ms" and value >= 0
+    assert figures["link.noise_1e-3_false_link_downs_per_h"][1] == "count/h"
+    value, unit = figures["link.noise_1e-3_stones_recorded_pct"]
+    assert unit == "%" and 0 <= value <= 100

@@ -133,6 +133,33 @@ def test_sim_rejects_a_noise_that_is_not_a_probability(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "must be a probability" in proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [
+        ("--protocol", "3.0", "no INFO layout known for it (known: 1.x, 2.x)"),
+        ("--protocol", "one", "a protocol is MAJOR.MINOR"),
+        ("--noise-from", "-5", "must be 0 ms or more"),
+    ],
+)
+def test_sim_rejects_a_protocol_or_noise_start_it_cannot_play(
+    tmp_path: Path, option: str, value: str, says: str
+) -> None:
+    path = tmp_path / "ok.txt"
+    path.write_text("0 place h8 black\n")
+    for kind in ("board", "clock"):
+        script = path if kind == "board" else tmp_path / "clock.txt"
+        if kind == "clock":
+            script.write_text("0 press black\n")
+        proc = subprocess.run(
+            [WUZI, "sim", kind, "--script", str(script), option, value],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert proc.returncode == 2 and says in proc.stderr, (kind, proc.stderr)
+        assert proc.stdout == ""
+
+
 @pytest.mark.slow
 def test_soak_long_game_with_faults(tmp_path: Path) -> None:
     script = _script(seed=99, stones=80, gap_ms=250)

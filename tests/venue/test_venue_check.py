@@ -166,6 +166,34 @@ def test_a_board_on_the_clock_port(
     assert code == 1
 
 
+def test_old_firmware_fails_as_the_host_refuses_it(
+    broker: Broker,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A board and a clock unit of wire protocol 1.0 (a 42-byte INFO) fail by name: the
+    port, the serial they report, the protocol found and the one needed."""
+    now = time.monotonic_ns() // 1_000_000
+    board, clock = VirtualBoard(seed=1), VirtualClock(seed=2)
+    for device in (board, clock):
+        device.protocol = (1, 0)
+        device.open_pty()
+        device.boot(now)
+    path = venue(broker, "old.toml", table(1, board.path, clock.path))
+    try:
+        with SimThread([board, clock]):
+            code, lines, _ = check(path, capsys)
+    finally:
+        board.close()
+        clock.close()
+    needed = "this host speaks v2.1 (major 2 needed); a host refuses it: flash matching firmware"
+    assert lines[0] == (
+        f"table 1: FAIL board {board.path}: serial SIM-0001: the sensor board speaks wire "
+        f"protocol v1.0, {needed} (make flash); clock {clock.path}: serial SIMCLK-0001: the "
+        f"clock unit speaks wire protocol v1.0, {needed} (make flash)"
+    )
+    assert code == 1
+
+
 HOLD = """
 import sys, serial
 port = serial.Serial(sys.argv[1], exclusive=True)

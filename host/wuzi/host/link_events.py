@@ -14,7 +14,10 @@ the host translates, here and nowhere else:
 * a clock unit's lost presses and link going down or up are ``board`` alerts for the
   referee, with the text they have always had (``clock_unit_alert``);
 * a board's or a clock unit's link going down is a device fault of the table (the host
-  holds its clock and tells the referee once); ``link_down_why`` says why in one line.
+  holds its clock and tells the referee once); ``link_down_why`` says why in one line;
+* a noisy line (a board's ``line_noisy`` alert, a clock unit's ``LineNoisy``) is no fault
+  and no table input: one ``board`` alert for the referee with its rate
+  (``noisy_line_alert``), and play goes on.
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from wuzi.link import reconciler
+from wuzi.link.board_link import LINE_NOISY
+from wuzi.link.noise import LineNoisy
 from wuzi.link.reconciler import Reconciled, StoneEvent
 from wuzi.link.session import LinkDown, LinkUp, PressesLost
 from wuzi.table.alerts import AlertReason
 from wuzi.table.inputs import BoardAlert, StoneSettled
 
-__all__ = ["REASONS", "board_input", "clock_unit_alert", "link_down_why"]
+__all__ = ["REASONS", "board_input", "clock_unit_alert", "link_down_why", "noisy_line_alert"]
 
 REASONS: Mapping[str, AlertReason] = {
     reconciler.REMOVED: AlertReason.REMOVED,
@@ -74,3 +79,19 @@ def link_down_why(event: reconciler.Alert | LinkDown) -> str:
     else:
         detail = event.detail or "the board is not heard"
     return f"link down: {detail}"
+
+
+def noisy_line_alert(event: object, port: str) -> tuple[AlertReason, str] | None:
+    """The referee alert for a noisy line to the device on ``port`` — a board's
+    ``line_noisy`` alert or a clock unit's ``LineNoisy``, each told once per episode by the
+    link with the share of frames damaged — or None for any other event. The line still
+    serves (retries get through, the board vouches for every press): the referee hears of
+    it once, e.g. "board /dev/wuzi/board-1 line noisy: 3.1 % of frames corrupted (6 of
+    200); play goes on, check its cable"."""
+    if isinstance(event, reconciler.Alert) and event.kind == LINE_NOISY:
+        device, rate = f"board {port}", event.detail
+    elif isinstance(event, LineNoisy):
+        device, rate = f"clock unit {port}", event.text
+    else:
+        return None
+    return AlertReason.BOARD, f"{device} line noisy: {rate}; play goes on, check its cable"

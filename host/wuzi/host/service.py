@@ -58,7 +58,7 @@ from wuzi.config import TableConfig, VenueConfig
 from wuzi.config.credentials import referee_keys
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import ControlServer
-from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why
+from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why, noisy_line_alert
 from wuzi.host.outbound import Outbound
 from wuzi.host.recovery import keep_snapshot, last_known_ns, recover_runtime, stalest
 from wuzi.host.served import Devices, ServedTable, refresh_displays
@@ -465,7 +465,10 @@ class HostService:
         if table is None:
             return
         now = self.time.now_ns()
-        if isinstance(event, Alert) and event.kind in (LINK_DOWN, LINK_UP):
+        noisy = noisy_line_alert(event, getattr(driver, "url", ""))
+        if noisy is not None:  # a noisy line: told once, no fault, play goes on
+            self._host_alert(table, *noisy)
+        elif isinstance(event, Alert) and event.kind in (LINK_DOWN, LINK_UP):
             device = f"board {table.config.board_port}"
             down = event.kind == LINK_DOWN
             self._link_changed(table, device, down=down, why=link_down_why(event))

@@ -91,8 +91,9 @@ def _watch(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     """``wuzi board list [PORT…]``: one line per Wuzi device (docs/wire.md, "Finding the
-    devices"); skipped ports on stderr. Exit 1 when a PORT named on the command line
-    gave no answer."""
+    devices"); skipped ports on stderr, and a device of another protocol major (a host
+    refuses it) named there too. Exit 1 when a PORT named on the command line gave no
+    answer, or a device found would be refused."""
     from wuzi.io.discovery import ProbeError, candidates, probe, stable_path
 
     prog = "wuzi board list"
@@ -112,6 +113,9 @@ def _list(args: argparse.Namespace) -> int:
             f"{info.kind} {info.serial} firmware {info.firmware} protocol {info.protocol} {path}",
             flush=True,
         )
+        if info.refused is not None:  # old firmware: listed, and said to be refused
+            print(f"{prog}: {info.refused}", file=sys.stderr, flush=True)
+            failed = True
     if not found:
         print(f"{prog}: no Wuzi board or clock unit found", file=sys.stderr)
     return 1 if failed else 0

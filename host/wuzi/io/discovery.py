@@ -27,6 +27,7 @@ import serial
 
 from wuzi.io.serial_link import open_exclusive
 from wuzi.link import wire
+from wuzi.link.info import LAYOUTS, info_protocol, info_texts, protocol_problem
 
 __all__ = [
     "KIND_NAMES",
@@ -81,6 +82,19 @@ class DeviceInfo:
     def protocol(self) -> str:
         return f"{self.major}.{self.minor}"
 
+    @property
+    def refused(self) -> str | None:
+        """Why a host refuses this device (another protocol major), in the words of the
+        host's own refusal (``wuzi.link.info.protocol_problem``); None: it would serve."""
+        noun = {"board": "the sensor board", "clock": "the clock unit"}.get(self.kind, "it")
+        problem = protocol_problem(noun, self.major, self.minor)
+        if problem is None:
+            return None
+        return (
+            f"{self.port}: serial {self.serial}: {problem}; a host refuses it: flash matching"
+            " firmware (make flash)"
+        )
+
 
 def _open(port: str, opener: Callable[[str], serial.Serial]) -> serial.Serial:
     try:
@@ -100,21 +114,23 @@ def _open(port: str, opener: Callable[[str], serial.Serial]) -> serial.Serial:
 
 
 def _parse_info(port: str, body: bytes) -> DeviceInfo | None:
-    if len(body) < wire.LEN_INFO:
+    """The INFO of any protocol version, read where that version keeps each field
+    (``wuzi.link.info``): an old firmware is listed as what it is, to be refused by name,
+    not skipped as silent. None for damage the CRC missed (the next HELLO asks again)."""
+    protocol = info_protocol(body)
+    if protocol is None:
         return None
-    try:
-        serial_text = wire.get_text(body, wire.INFO_SERIAL, wire.SERIAL_LEN)
-        revision = wire.get_text(body, wire.INFO_REVISION, wire.TEXT_LEN)
-    except UnicodeDecodeError:
-        return None  # damage the CRC missed: the next HELLO asks again
+    texts = info_texts(body, strict=protocol[0] in LAYOUTS)
+    if texts is None:
+        return None
     kind = body[wire.INFO_KIND]
     return DeviceInfo(
         port=port,
         kind=KIND_NAMES.get(kind, f"kind {kind}"),
-        serial=serial_text,
-        firmware=revision,
-        major=body[wire.INFO_MAJOR],
-        minor=body[wire.INFO_MINOR],
+        serial=texts[0],
+        firmware=texts[1],
+        major=protocol[0],
+        minor=protocol[1],
     )
 
 

@@ -9,11 +9,13 @@ subclasses): how the two share the work stays this module's business.
 
 from __future__ import annotations
 
+from wuzi.link.noise import LineNoisy
 from wuzi.link.reconciler import (
     DEFAULT_SETTLE_MS,
     LINK_DOWN,
     LINK_UP,
     REBOOTED,
+    Alert,
     Reconciled,
     Reconciler,
 )
@@ -32,6 +34,11 @@ from wuzi.rules.board import Colour
 DEFAULT_DEBOUNCE_MS = 20
 """The sensor boards' debounce (4 scans of 5 ms: boards/), until a board's INFO says."""
 
+LINE_NOISY = "line_noisy"
+"""The kind of the ``Alert`` a noisy line is told by (``LineNoisy``: once, its rate in the
+detail). Not one of the reconciler's ``ALERT_KINDS``: nothing about the stones changed and
+no table input comes of it; the host tells the referees itself (``wuzi.host.link_events``)."""
+
 
 class BoardLink:
     def __init__(
@@ -47,6 +54,7 @@ class BoardLink:
             expected_serial=expected_serial, port_name=port_name, skip_history=skip_history
         )
         self.reconciler = Reconciler(settle_ms, board)
+        self._noisy: list[Alert] = []  # a noisy line's alert, handed out with the next call
 
     @property
     def health(self) -> dict[str, int]:
@@ -80,7 +88,13 @@ class BoardLink:
         """The port died or the board on it was refused: a ``link_down`` alert at once
         (once per outage; ``why`` is its detail), nothing settles that was not heard."""
         self._apply(self.session.connection_lost(now_ms, why))
-        return self.reconciler.poll(now_ms, hold=self._hold())
+        return self._out(self.reconciler.poll(now_ms, hold=self._hold()))
+
+    def _out(self, reconciled: list[Reconciled]) -> list[Reconciled]:
+        if not self._noisy:
+            return reconciled
+        noisy, self._noisy = self._noisy, []
+        return noisy + reconciled
 
     def settled_through(self, t_ms: int, ticket: int = 0) -> bool:
         """Whether every stone that lay on the board at host time ``t_ms`` has been
@@ -134,12 +148,12 @@ class BoardLink:
     def receive_data(self, data: bytes, now_ms: int) -> list[Reconciled]:
         self._apply(self.session.receive_data(data, now_ms))
         self._confirm_quiet(now_ms)
-        return self.reconciler.poll(now_ms, hold=self._hold())
+        return self._out(self.reconciler.poll(now_ms, hold=self._hold()))
 
     def poll(self, now_ms: int) -> list[Reconciled]:
         self._apply(self.session.poll(now_ms))
         self._confirm_quiet(now_ms)
-        return self.reconciler.poll(now_ms, hold=self._hold())
+        return self._out(self.reconciler.poll(now_ms, hold=self._hold()))
 
     def next_deadline_ms(self) -> int | None:
         deadlines = [self.session.next_deadline_ms()]
@@ -215,3 +229,5 @@ class BoardLink:
                 rec.link_alert(LINK_DOWN, ev.at_ms, ev.why or f"silent for {ev.silent_ms} ms")
             elif isinstance(ev, LinkUp):
                 rec.link_alert(LINK_UP, ev.at_ms)
+            elif isinstance(ev, LineNoisy):
+                self._noisy.append(Alert(LINE_NOISY, ev.at_ms, detail=ev.text))

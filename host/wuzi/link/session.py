@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 from wuzi.link import wire
 from wuzi.link.errors import BoardMismatchError, DeviceMismatchError, VersionMismatchError
+from wuzi.link.info import info_protocol, info_texts, protocol_problem
+from wuzi.link.noise import LineNoisy, NoiseMeter
 
 REPLAY_RETRY_MS = 100
 HELLO_RETRY_MS = 250
@@ -30,7 +32,15 @@ STEADY_ASKS_KEPT = 8  # unanswered STEADY_REQs remembered (their answers may sti
 # The board and the clock unit send a heartbeat every 200 ms (firmware/board.py,
 # clock_unit.py): 600 ms of silence is three missed in a row, which a loaded Pi's late loop
 # turn does not fake, and a pulled cable whose port stays open is told within a second.
+# Silence means no byte at all: a frame that arrives damaged (a bad CRC, a bad header) is
+# a sign of life, not of a broken line. At a bit error rate of 1e-3 a heartbeat is damaged
+# one time in six, so three in a row (~0.5 %) came several times a game when only whole
+# frames counted: each a false link_down that held the clock.
 LINK_TIMEOUT_MS = 600
+# A line whose bytes all arrive damaged is as unusable as a silent one, but only a line far
+# worse than noisy does that: at 1e-3 fifteen heartbeats in a row are all damaged with odds
+# under 1e-11. So nothing read whole for ``LINK_GARBLED_MS`` while bytes arrive is down too.
+LINK_GARBLED_MS = 3000
 # A device that goes on sending but takes no command (its input stalled: a hung USB
 # endpoint, a firmware stuck outside its receive path) is as unusable as a silent one: the
 # host could neither ask it for a replay nor show a clock on it. So a link that has been
@@ -38,10 +48,16 @@ LINK_TIMEOUT_MS = 600
 # device answers with INFO and nothing else), again every ``PROBE_RETRY_MS``, and a device
 # that answers none of them for ``STALL_AFTER_MS`` is stalled: its link is down until it
 # answers. At a bit error rate of 1e-3 an INFO is lost a third of the time; eight in a
-# row, under 2e-4: a noisy line is not mistaken for a stalled device.
+# row, under 2e-4 — but with the HELLO's own losses and 1 % of frames dropped each way a
+# round trip fails 40 % of the time, and 0.4**8 (7e-4) for each quiet second is several
+# false stalls an hour. So while damaged frames arrive (noise explains a lost answer; on a
+# clean line nothing does) a stall needs ``STALL_AFTER_NOISY_MS`` of unanswered HELLOs
+# (20 of them: 0.4**20, 1e-8), and any answer to a command counts (an INFO, a STEADY, an
+# ERROR: each shows the device reads its input).
 PROBE_IDLE_MS = 1000
 PROBE_RETRY_MS = 250
 STALL_AFTER_MS = 2000
+STALL_AFTER_NOISY_MS = 5000
 # A replay keeps the order of the changes; a snapshot does not (several stones that arrive
 # in one snapshot can only be reported as "two stones at once"). So the host keeps asking
 # for the replay as long as the board may still answer it — a board whose log no longer
@@ -154,7 +170,9 @@ LinkEvent = (
     | LinkDown
     | LinkUp
     | BoardError
+    | LineNoisy
 )
+"""``LineNoisy`` (``wuzi.link.noise``): the line damages frames, told once with its rate."""
 
 
 @dataclass
@@ -191,7 +209,8 @@ KIND_NAMES = {wire.KIND_SENSOR: "sensor board", wire.KIND_CLOCK: "clock unit"}
 class _Timers:
     hello_sent_ms: int | None = None
     replay_sent_ms: int | None = None
-    last_frame_ms: int | None = None
+    last_frame_ms: int | None = None  # the last frame read whole
+    last_byte_ms: int | None = None  # the last byte at all, whole or damaged: a sign of life
     answered_ms: int | None = None  # the device's last INFO on this connection
     probe_sent_ms: int | None = None  # the first probe HELLO not answered yet
     probe_last_ms: int | None = None  # and the latest
@@ -246,6 +265,8 @@ class EventSession:
         # A boot id an INFO announced but nothing has confirmed yet (see ``_on_info``).
         self._unconfirmed_boot: int | None = None
         self.last_malformed = ""  # why the latest malformed frame was ignored (for the logs)
+        self.noise = NoiseMeter()
+        self._probe_damage = 0  # damaged frames counted when the pending probe began
 
     # -- the h11-like surface -----------------------------------------------------------
 
@@ -253,7 +274,7 @@ class EventSession:
         """A (re)opened port: forget half frames, say hello."""
         self._decoder.reset()
         self._rx_seq = None
-        self._timers.last_frame_ms = now_ms
+        self._timers.last_frame_ms = self._timers.last_byte_ms = now_ms
         self._timers.answered_ms = now_ms
         self._timers.probe_sent_ms = self._timers.probe_last_ms = None
         self.identified = False
@@ -274,7 +295,7 @@ class EventSession:
         if self.link_up:
             self.link_up = False
             self.health.link_downs += 1
-            last = self._timers.last_frame_ms
+            last = self._timers.last_byte_ms
             silent = 0 if last is None else max(0, now_ms - last)
             self._events.append(LinkDown(now_ms, silent, why))
         return self._take()
@@ -296,6 +317,9 @@ class EventSession:
     def receive_data(self, data: bytes, now_ms: int) -> list[LinkEvent]:
         dec = self._decoder
         before = (dec.crc_errors, dec.bad_headers, dec.garbage_bytes)
+        frames_before = self.health.frames
+        if data:
+            self._timers.last_byte_ms = now_ms  # whole or damaged, the device is there
         view = memoryview(data)
         offset = 0
         while True:
@@ -309,10 +333,19 @@ class EventSession:
             if offset >= len(view):
                 break
         h = self.health
+        damaged = dec.crc_errors - before[0] + dec.bad_headers - before[1]
         h.crc_errors += dec.crc_errors - before[0]
         h.bad_headers += dec.bad_headers - before[1]
         h.garbage_bytes += dec.garbage_bytes - before[2]
+        noisy = self.noise.count(h.frames - frames_before, damaged, now_ms)
+        if noisy is not None:
+            self._events.append(noisy)
         return self._take()
+
+    @property
+    def damaged_frames(self) -> int:
+        """Frames that arrived damaged so far (a bad CRC or a bad header)."""
+        return self.health.crc_errors + self.health.bad_headers
 
     def poll(self, now_ms: int) -> list[LinkEvent]:
         t = self._timers
@@ -326,16 +359,25 @@ class EventSession:
                 self._fallback_snapshot(now_ms)
             else:
                 self._want_replay(now_ms)
-        if (
-            self.link_up
-            and t.last_frame_ms is not None
-            and now_ms - t.last_frame_ms >= LINK_TIMEOUT_MS
-        ):
-            self.link_up = False
-            self.health.link_downs += 1
-            self._events.append(LinkDown(now_ms, now_ms - t.last_frame_ms))
+        if self.link_up and t.last_byte_ms is not None:
+            if now_ms - t.last_byte_ms >= LINK_TIMEOUT_MS:
+                self._down(LinkDown(now_ms, now_ms - t.last_byte_ms))
+            elif t.last_frame_ms is not None and now_ms - t.last_frame_ms >= LINK_GARBLED_MS:
+                self._down(
+                    LinkDown(
+                        now_ms,
+                        0,
+                        f"garbled: {self.port_name} sends only damaged frames (none read"
+                        f" whole for {now_ms - t.last_frame_ms} ms)",
+                    )
+                )
         self._probe(now_ms)
         return self._take()
+
+    def _down(self, event: LinkDown) -> None:
+        self.link_up = False
+        self.health.link_downs += 1
+        self._events.append(event)
 
     def _probing(self) -> bool:
         return self.identified and self.link_up and self._timers.hello_sent_ms is None
@@ -350,8 +392,10 @@ class EventSession:
             if t.answered_ms is None or now_ms - t.answered_ms >= PROBE_IDLE_MS:
                 self._hello()
                 t.probe_sent_ms = t.probe_last_ms = now_ms
+                self._probe_damage = self.damaged_frames
             return
-        if now_ms - t.probe_sent_ms >= STALL_AFTER_MS:
+        noisy = self.damaged_frames > self._probe_damage  # noise may have eaten the answers
+        if now_ms - t.probe_sent_ms >= (STALL_AFTER_NOISY_MS if noisy else STALL_AFTER_MS):
             self.link_up = False
             self.identified = False  # only an INFO brings it back
             self.health.link_downs += 1
@@ -377,14 +421,19 @@ class EventSession:
             candidates.append(t.hello_sent_ms + HELLO_RETRY_MS)
         if t.replay_sent_ms is not None:
             candidates.append(t.replay_sent_ms + REPLAY_RETRY_MS)
+        if self.link_up and t.last_byte_ms is not None:
+            candidates.append(t.last_byte_ms + LINK_TIMEOUT_MS)
         if self.link_up and t.last_frame_ms is not None:
-            candidates.append(t.last_frame_ms + LINK_TIMEOUT_MS)
+            candidates.append(t.last_frame_ms + LINK_GARBLED_MS)
         if self._probing():
             if t.probe_sent_ms is None:
                 if t.answered_ms is not None:
                     candidates.append(t.answered_ms + PROBE_IDLE_MS)
             else:
-                candidates.append(t.probe_sent_ms + STALL_AFTER_MS)
+                noisy = self.damaged_frames > self._probe_damage
+                candidates.append(
+                    t.probe_sent_ms + (STALL_AFTER_NOISY_MS if noisy else STALL_AFTER_MS)
+                )
                 if t.probe_last_ms is not None:
                     candidates.append(t.probe_last_ms + PROBE_RETRY_MS)
         return min(candidates) if candidates else None
@@ -473,6 +522,7 @@ class EventSession:
             self._on_heartbeat(body, now_ms)
         elif t == wire.T_ERROR and len(body) == wire.LEN_ERROR:
             h.board_errors += 1
+            self._answered(now_ms)
             self._events.append(BoardError(body[0], body[1], now_ms))
         elif not self._on_message(t, body, now_ms):
             h.unknown_types += 1  # a newer minor version's message: ignored, counted
@@ -498,21 +548,27 @@ class EventSession:
         again). A device that is not the one expected raises a ``DeviceMismatchError``
         naming the port, what answered and what was expected: the serial driver refuses
         it (closes the port, tells why, retries later)."""
+        protocol = info_protocol(body)
+        if protocol is None:
+            self.health.unknown_types += 1
+            return None
+        major, minor = protocol
+        kind = body[wire.INFO_KIND]
+        # the protocol first, whatever the length: every version's INFO starts with it,
+        # and an old firmware's INFO (1.0: 42 bytes) is shorter than this host's
+        problem = protocol_problem(f"the {KIND_NAMES.get(kind, 'device')}", major, minor)
+        if problem is not None:
+            texts = info_texts(body, strict=False)
+            raise self._mismatch(
+                VersionMismatchError,
+                problem,
+                body,
+                "?" if texts is None else texts[0],
+                "flash matching firmware (make flash) or update the host",
+            )
         if len(body) < wire.LEN_INFO:
             self.health.unknown_types += 1
             return None
-        major = body[wire.INFO_MAJOR]
-        if major != wire.PROTOCOL_MAJOR:
-            raw = bytes(body[wire.INFO_SERIAL : wire.INFO_SERIAL + wire.SERIAL_LEN])
-            found = raw.rstrip(b"\0").decode("ascii", "replace")
-            raise self._mismatch(
-                VersionMismatchError,
-                f"the board speaks wire protocol v{major}.{body[wire.INFO_MINOR]}, this host"
-                f" speaks v{wire.PROTOCOL_MAJOR}.{wire.PROTOCOL_MINOR}",
-                body,
-                found,
-                "flash matching firmware (make flash) or update the host",
-            )
         serial = self._info_text(body, wire.INFO_SERIAL, wire.SERIAL_LEN, "serial")
         revision = self._info_text(body, wire.INFO_REVISION, wire.TEXT_LEN, "revision")
         if serial is None or revision is None:
@@ -520,7 +576,7 @@ class EventSession:
         info = BoardInfo(
             kind=body[wire.INFO_KIND],
             major=major,
-            minor=body[wire.INFO_MINOR],
+            minor=minor,
             boot_id=wire.get_u32(body, wire.INFO_BOOT),
             evno=wire.get_u32(body, wire.INFO_EVNO),
             serial=serial,
@@ -548,9 +604,14 @@ class EventSession:
             )
         return info
 
-    def _on_info(self, info: BoardInfo, body: bytes, now_ms: int) -> None:
-        self._timers.answered_ms = now_ms  # it reads what the host sends: not stalled
+    def _answered(self, now_ms: int) -> None:
+        """The device answered a command (an INFO, a STEADY, an ERROR): it reads what the
+        host sends, so it is not stalled; a probe under way is over."""
+        self._timers.answered_ms = now_ms
         self._timers.probe_sent_ms = self._timers.probe_last_ms = None
+
+    def _on_info(self, info: BoardInfo, body: bytes, now_ms: int) -> None:
+        self._answered(now_ms)
         if self.boot_id is not None and info.boot_id != self.boot_id:
             if self._unconfirmed_boot != info.boot_id:
                 # A new boot id is believed only when a second INFO repeats it: a reboot
@@ -808,6 +869,8 @@ class BoardSession(EventSession):
         moment the question it answers vouched for. Believed once those events are here
         (a gap is replayed first; the question is asked again after)."""
         ask = self._steady_asks.pop(body[0], None)
+        if ask is not None:
+            self._answered(now_ms)  # a question of this connection: it reads its input
         if ask is None or self.boot_id is None or self._timers.hello_sent_ms is not None:
             return  # not a question of this connection, or a boot not yet known
         if body[1] != self.boot_id & 0xFF:

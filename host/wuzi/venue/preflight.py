@@ -74,13 +74,8 @@ def _device(
     except ProbeError as exc:
         return f"{role} {exc}", "", False
     what = f"{info.serial} (firmware {info.firmware}, protocol {info.protocol})"
-    if info.major != _protocol_major():
-        return (
-            f"{role} {port}: speaks wire protocol v{info.protocol}, this host speaks "
-            f"v{_protocol()}; flash matching firmware (make flash)",
-            "",
-            False,
-        )
+    if info.refused is not None:  # the host's own refusal, in its words
+        return f"{role} {info.refused}", "", False
     if info.kind != want:
         found = "a sensor board" if info.kind == "board" else f"a {info.kind} unit"
         wanted = "a sensor board" if want == "board" else "a clock unit"
@@ -93,18 +88,6 @@ def _device(
             False,
         )
     return None, what, False
-
-
-def _protocol_major() -> int:
-    from wuzi.link import wire
-
-    return int(wire.PROTOCOL_MAJOR)
-
-
-def _protocol() -> str:
-    from wuzi.link import wire
-
-    return f"{wire.PROTOCOL_MAJOR}.{wire.PROTOCOL_MINOR}"
 
 
 def _gpio(table: TableConfig) -> tuple[str | None, str]:

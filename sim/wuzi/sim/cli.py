@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from wuzi.link.errors import LinkError, ScriptError
 from wuzi.rules.board import point_name
 from wuzi.sim.devices.clock_script import ClockStep, parse_clock_script
+from wuzi.sim.devices.old_firmware import CURRENT, parse_protocol
 from wuzi.sim.devices.runner import monotonic_ms, run_boards, run_devices
 from wuzi.sim.devices.script import Step, parse_script
 from wuzi.sim.devices.virtual_board import Faults, VirtualBoard
@@ -40,6 +41,40 @@ def _probability(text: str) -> float:
     if not 0.0 <= value < 1.0:
         raise argparse.ArgumentTypeError(f"must be a probability in [0, 1), not {value}")
     return value
+
+
+def _protocol(text: str) -> tuple[int, int]:
+    try:
+        return parse_protocol(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _noise_from(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of ms: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 ms or more, not {value}")
+    return value
+
+
+def _wire(device: VirtualBoard | VirtualClock, args: argparse.Namespace) -> Callable[[int], None]:
+    """Set the device's wire as the options say: the protocol it plays, and its faults —
+    from the start, or (``--noise-from``) a clean line that turns faulty that many ms
+    after the start. Returns what to call with the start (it schedules the change)."""
+    device.protocol = args.protocol
+    faults = Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed)
+    if not args.noise_from:
+        device.faults = faults
+        return lambda t0_ms: None
+
+    def turn_faulty() -> None:
+        device.faults = faults
+
+    device.faults = Faults(seed=args.seed)
+    return lambda t0_ms: device.at(t0_ms + args.noise_from, turn_faulty)
 
 
 def _timing(revision: str) -> dict[str, Any]:
@@ -79,9 +114,17 @@ def _read_script(command: str, path: str, parse: Callable[[str], list[Any]]) -> 
     return None
 
 
-def _schedule(schedule: Callable[[Any, int], None], steps: list[Any], t0_ms: int) -> None:
+def _schedule(
+    schedule: Callable[[Any, int], None],
+    steps: list[Any],
+    t0_ms: int,
+    then: Callable[[int], None] = lambda t0_ms: None,
+) -> None:
+    """Queue the script's steps, counted from ``t0_ms``; then ``then(t0_ms)`` (the line's
+    faults turned on later, ``--noise-from``)."""
     for step in steps:
         schedule(step, t0_ms)
+    then(t0_ms)
 
 
 @contextmanager
@@ -105,9 +148,11 @@ def _serve(
     device: VirtualBoard | VirtualClock,
     schedule: Callable[[int], object],
     linger: int | None,
+    t0_ms: int | None = None,
 ) -> None:
-    """Print the pty path, boot, ``schedule(start_ms)`` the script, serve until stopped or
-    ``linger`` ms after the script's last step."""
+    """Print the pty path, boot, ``schedule`` the script from its time 0 (the start, or
+    ``t0_ms`` on CLOCK_MONOTONIC: ``--t0-ms``), serve until stopped or ``linger`` ms
+    after the script's last step."""
 
     def announce(path: str) -> None:
         with suppress(BrokenPipeError):  # nobody reads our stdout any more: serve on
@@ -119,7 +164,14 @@ def _serve(
             announce(device.open_pty())
             start = monotonic_ms()
             device.boot(start)
-            schedule(start)
+            if t0_ms is not None and t0_ms < start:
+                print(
+                    f"wuzi sim: started {start - t0_ms} ms after --t0-ms: the script's steps"
+                    " due meanwhile are played at once",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            schedule(start if t0_ms is None else t0_ms)
             until = None if linger is None else device.script_end_ms() + linger
             run_devices([device], until_ms=until, stop=stop)
         finally:
@@ -152,15 +204,17 @@ def _board_command(args: argparse.Namespace) -> int:
 
     board = VirtualBoard(
         serial=args.serial,
-        faults=Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed),
         seed=args.seed,
         **_timing(args.revision),
         on_physical=on_physical,
         on_change_sent=on_change_sent if trace is not None else None,
     )
     board.link_path = args.link
+    noise = _wire(board, args)
     try:
-        _serve(board, lambda t0: _schedule(board.schedule, steps, t0), args.linger)
+        _serve(
+            board, lambda t0: _schedule(board.schedule, steps, t0, noise), args.linger, args.t0_ms
+        )
     except OSError as exc:
         print(f"wuzi sim board: {exc}", file=sys.stderr)
         return 1
@@ -174,14 +228,16 @@ def _clock_command(args: argparse.Namespace) -> int:
     clock_steps: list[ClockStep] | None = _read_script("clock", args.script, parse_clock_script)
     if clock_steps is None:
         return 1
-    clock = VirtualClock(
-        serial=args.serial,
-        faults=Faults(ber=args.noise, drop=args.drop, dup=args.dup, seed=args.seed),
-        seed=args.seed,
-    )
+    clock = VirtualClock(serial=args.serial, seed=args.seed)
     clock.link_path = args.link
+    noise = _wire(clock, args)
     try:
-        _serve(clock, lambda t0: _schedule(clock.schedule, clock_steps, t0), args.linger)
+        _serve(
+            clock,
+            lambda t0: _schedule(clock.schedule, clock_steps, t0, noise),
+            args.linger,
+            args.t0_ms,
+        )
     except OSError as exc:
         print(f"wuzi sim clock: {exc}", file=sys.stderr)
         return 1
@@ -231,7 +287,33 @@ def _device_options(p: argparse.ArgumentParser, serial: str) -> None:
     p.add_argument(
         "--dup", type=_probability, default=0.0, metavar="P", help="frame duplication probability"
     )
+    p.add_argument(
+        "--noise-from",
+        type=_noise_from,
+        default=0,
+        metavar="MS",
+        help="the line is clean until MS after the start, then --noise/--drop/--dup apply "
+        "(default: from the start)",
+    )
     p.add_argument("--seed", type=int, default=None, help="seed for faults and boot ids")
+    p.add_argument(
+        "--t0-ms",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="count the script's times from this CLOCK_MONOTONIC instant (ms; the clock "
+        "every process of the machine shares) instead of the device's own start: devices "
+        "started together share their time 0 (default: the start)",
+    )
+    p.add_argument(
+        "--protocol",
+        type=_protocol,
+        default=CURRENT,
+        metavar="M.N",
+        help="play a firmware of this wire protocol: its INFO in that version's layout "
+        f"(1.0: 42 bytes, the serial's last 12 digits); default "
+        f"{CURRENT[0]}.{CURRENT[1]}. A host refuses another major",
+    )
     p.add_argument("--serial", default=serial, help=f"the serial it reports (default {serial})")
     p.add_argument(
         "--linger",

@@ -19,6 +19,10 @@
   no frame came for ``LINK_TIMEOUT_MS``. *stalled*: the board sends heartbeats but reads
   nothing (a wedged input): seen when the HELLO the host sends to a link that is quiet
   for ``PROBE_IDLE_MS`` goes unanswered for ``STALL_AFTER_MS``.
+* ``link.noise_1e-3_false_link_downs_per_h`` and ``link.noise_1e-3_stones_recorded_pct``:
+  tables whose board and clock unit sit on a line at a bit error rate of 1e-3 with 1 % of
+  frames dropped, playing a stone and a press every 1.2 s (``wuzi.sim.bench.link_noise``;
+  targets 0 and 100).
 * ``link.cpu_pct_32_boards``: the host process's own CPU time (``time.process_time``) over
   wall time while it serves 32 boards with random play (a move every 2 s on each board), the
   boards running in two separate simulator processes.
@@ -40,6 +44,7 @@ from wuzi.io.serial_link import BoardDriver, Driver, LinkLoop
 from wuzi.link.board_link import BoardLink
 from wuzi.link.reconciler import LINK_DOWN, Alert, StoneEvent
 from wuzi.rules.board import point_name
+from wuzi.sim.bench import link_noise
 from wuzi.sim.devices.runner import monotonic_ms, run_devices
 from wuzi.sim.devices.virtual_board import VirtualBoard
 
@@ -263,4 +268,5 @@ def run(emit: Emit, quick: bool) -> None:
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     _latency(emit, quick)
     _down_detection(emit, quick)
+    link_noise.run(emit, quick)
     _cpu(emit, quick)

@@ -16,6 +16,9 @@ The MCU's clock starts at 0 on every (re)boot, as on the RP2040. Faults:
   its port fails: the device node is gone) and a new one opens later under a new path,
   which ``on_replug`` is told and a ``link_path`` symlink follows (as udev's /dev/wuzi/
   names follow a device). The cable powers the board, so the MCU reboots on the way.
+
+``protocol`` plays an old firmware: its INFO goes out in that wire protocol's layout
+(``wuzi.sim.devices.old_firmware``), which a host must refuse.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from wuzi.link import wire
+from wuzi.sim.devices.old_firmware import CURRENT, as_protocol
 from wuzi.sim.devices.script import Step
 from wuzi.sim.firmware import board as fw_board
 from wuzi.sim.firmware import fake_machine as fw_fake_machine
@@ -127,6 +131,7 @@ class PtyDevice:
         self.stalled_until_ms = 0
         self.pulled_until_ms = 0  # the cable is out until then (``replug``)
         self.replugs = 0
+        self.protocol = CURRENT  # the wire protocol its INFO says (old firmware: refused)
 
     def open_pty(self, *, avoid: str | None = None) -> str:
         """Open a new pty (raw, the master non-blocking) and point ``link_path`` at it.
@@ -294,7 +299,7 @@ class VirtualBoard(PtyDevice):
         if self.now_ms < self.silent_until_ms:
             self.bytes_lost += len(frame)
             return
-        for chunk in self.faults.outgoing(frame):
+        for chunk in self.faults.outgoing(as_protocol(frame, self.protocol)):
             if self._write_master(chunk):
                 self.bytes_out += len(chunk)
             else:

@@ -14,6 +14,8 @@ display), ``buzzer`` and ``led_levels``. The same faults as a board's
   it is full); its own frames still go out;
 * ``replug``: the USB cable pulled: the pty closes at once, a new one opens later under a
   new path (``on_replug``, ``link_path``); the cable powers the unit, so the MCU reboots.
+
+``protocol`` (``PtyDevice``) plays an old firmware, as on a board.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import random
 from collections.abc import Callable
 
 from wuzi.sim.devices.clock_script import HOLD_MS, ClockStep
+from wuzi.sim.devices.old_firmware import as_protocol
 from wuzi.sim.devices.virtual_board import REBOOT_MS, Faults, FramePort, PtyDevice
 from wuzi.sim.firmware import clock_unit as fw_clock_unit
 from wuzi.sim.firmware import fake_machine as fw_fake_machine
@@ -75,7 +78,7 @@ class VirtualClock(PtyDevice):
         if self.master_fd < 0 or self.now_ms < self.silent_until_ms:
             self.bytes_lost += len(frame)
             return
-        for chunk in self.faults.outgoing(frame):
+        for chunk in self.faults.outgoing(as_protocol(frame, self.protocol)):
             if self._write_master(chunk):
                 self.bytes_out += len(chunk)
             else:
