@@ -116,8 +116,15 @@ def build_command(
     *,
     issued_ms: int,
     command_id: str | None = None,
+    game_id: str | None = None,
+    round: int | None = None,
 ) -> ArbiterCommand:
-    """The signed command, checked as a host will parse it (envelope and arguments)."""
+    """The signed command, checked as a host will parse it (envelope and arguments).
+
+    ``game_id``: the game the command is for, signed with it (a host refuses it on a
+    table that plays another game): the table's current game, None while it has none;
+    a command for every table (``table`` None) names none. ``round``: the game's round,
+    for the director's commands."""
     try:
         check_args(action, args)
     except CommandError as exc:
@@ -127,6 +134,10 @@ def build_command(
             venue.table(table)
         except KeyError:
             raise SendError(f"no table {table} in {venue.source}") from None
+    elif game_id is not None:
+        raise SendError(
+            f"a command for every table names no game (not {game_id!r}): give --table N"
+        )
     cmd = ArbiterCommand(
         command_id=command_id or str(uuid.uuid4()),
         referee=referee,
@@ -134,6 +145,8 @@ def build_command(
         table=table,
         args=args,
         issued_ms=issued_ms,
+        game_id=game_id,
+        round=round,
     )
     try:
         signed = sign(cmd, key)

@@ -60,13 +60,20 @@ from wuzi.config.credentials import referee_keys
 from wuzi.host import publish, records
 from wuzi.host import snapshot as snapshots
 from wuzi.host.board_recovery import RecoveringBoardLink
+from wuzi.host.command_window import CommandWindow, Verdict
 from wuzi.host.commands import CommandError, to_inputs
-from wuzi.host.control import ControlServer
+from wuzi.host.control import GAMES_QUERY, ControlServer, games_message
 from wuzi.host.displays import faces, leds
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why
 from wuzi.host.snapshot import SNAPSHOT_EVERY
 from wuzi.host.systemd import Notifier
-from wuzi.host.table_runtime import GAME_START_KIND, Record, TableRuntime, table_id
+from wuzi.host.table_runtime import (
+    COMMAND_KIND,
+    GAME_START_KIND,
+    Record,
+    TableRuntime,
+    table_id,
+)
 from wuzi.host.timebase import HostTime
 from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
 from wuzi.journal import Journal, JournalEntry
@@ -244,6 +251,7 @@ class HostService:
         self._by_driver: dict[object, _Table] = {}
         self._inbox = _Inbox()
         self._keys: dict[str, bytes] = {}
+        self.commands = CommandWindow(options.command_max_age_ms)  # once, in their own game
         self._next_heartbeat_ns = 0
         self._stopping = False
         self.recovered_tables = 0
@@ -306,6 +314,8 @@ class HostService:
         table = _Table(runtime=runtime, config=config, mapper=ButtonMapper(0))
         table.seq = self.journal.last_seq(tid)
         table.snapshot_seq = snapshot_seq
+        commands = self.journal.newest_of_kind(tid, COMMAND_KIND)
+        self.commands.recall(config.number, commands, self.wall_ms())
         self._set_first_button(table)
         self.tables[config.number] = table
         now, wall = self.time.now_ns(), self.wall_ms()
@@ -972,13 +982,16 @@ class HostService:
 
     def _execute_on(self, table: _Table, command: ArbiterCommand) -> str:
         runtime = table.runtime
-        if command.command_id in runtime.commands_seen:
-            # a repeat (QoS 1 delivers at least once): already done
+        now, wall = runtime.clamp(self.time.now_ns()), self.wall_ms()
+        verdict = self.commands.check(command, runtime.number, runtime.game_id or None, wall)
+        if verdict is Verdict.REPEAT:  # QoS 1 delivers at least once: already done
             log.info("table %d: command %s again: ignored", runtime.number, command.command_id)
             return ""
-        now, wall = runtime.clamp(self.time.now_ns()), self.wall_ms()
-        meta = {"referee": command.referee, "action": command.action}
+        meta: dict[str, Any] = {"referee": command.referee, "action": command.action}
         try:
+            if isinstance(verdict, str):
+                raise TableError(verdict)
+            meta |= self.commands.record_fields(command, wall)
             if command.action == "next-game" and (
                 runtime.waiting is not None or runtime.session is None or self.options.standalone
             ):
@@ -988,6 +1001,7 @@ class HostService:
                 records = runtime.begin_by_command(command.command_id, meta, now, wall, setup)
                 self._set_first_button(table)
                 self._commit(table, records)
+                self.commands.carried_out(command, runtime.number)
                 table.display_due_ns = 0
                 return ""
             session = runtime.session
@@ -997,6 +1011,7 @@ class HostService:
             strict = command.action in PLAYER_ACTIONS
             records = runtime.feed_command(command.command_id, meta, inputs, wall, strict=strict)
             self._commit(table, records)
+            self.commands.carried_out(command, runtime.number)
         except (TableError, CommandError) as exc:
             log.warning(
                 "table %d: command %s (%s) refused: %s",
@@ -1017,6 +1032,10 @@ class HostService:
     def _on_control(self) -> None:
         assert self.control is not None
         for request in self.control.on_readable():
+            if request.payload.strip() == GAMES_QUERY:
+                games = {n: t.runtime.game_id or None for n, t in self.tables.items()}
+                request.reply(True, games_message(games))
+                continue
             try:
                 message = parse_message(topics.arbiter_commands(self.venue.id), request.payload)
             except MessageError as exc:

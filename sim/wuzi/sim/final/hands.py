@@ -64,6 +64,7 @@ class RefereeRequest:
     action: str
     table: int
     args: dict[str, Any]
+    game_id: str | None = None  # the game the table shows: the command is signed for it
 
 
 def game_seed(seed: int, game_id: str, what: str = "bots") -> int:
@@ -370,7 +371,8 @@ class TableHands:
         if sent is not None and now_ms - sent < RETRY_MS:
             return []
         self._sent[key] = now_ms
-        return [RefereeRequest(action, self.number, args)]
+        game_id = self.state.game_id if self.state is not None else None
+        return [RefereeRequest(action, self.number, args, game_id)]
 
 
 def _older(new: TableState, old: TableState) -> bool:
