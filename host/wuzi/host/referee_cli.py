@@ -51,6 +51,7 @@ from wuzi.host.control import ControlError, ask_games, send_line
 from wuzi.host.referee_signing import (
     SendError,
     build_command,
+    check_command,
     find_referee,
     key_and_secret,
     parse_values,
@@ -122,6 +123,10 @@ def _retained_game(
 
 def _game_of(args: argparse.Namespace, venue: VenueConfig, secret: str, source: str) -> str | None:
     """The game the command is for: ``--game``, else the table's current game."""
+    if args.all and args.game is not None:
+        raise SendError(
+            f"a command for every table names no game (not {args.game!r}): give --table N"
+        )
     if args.all:
         return None
     if args.game is not None:
@@ -195,16 +200,17 @@ def _send(args: argparse.Namespace) -> int:
         if args.token_file is not None
         else f"--password-file {args.password_file}"
     )
-    game_id = _game_of(args, venue, secret, source)
+    table, values = None if args.all else args.table, parse_values(args.values)
+    check_command(venue, args.action, table, values)  # before asking anyone the game
     cmd = build_command(
         venue,
         referee.name,
         key,
         args.action,
-        None if args.all else args.table,
-        parse_values(args.values),
+        table,
+        values,
         issued_ms=time.time_ns() // 1_000_000,
-        game_id=game_id,
+        game_id=_game_of(args, venue, secret, source),
     )
     if args.socket is not None:
         try:

@@ -21,7 +21,14 @@ from wuzi.bus.schemas import ArbiterCommand, MessageError, encode, parse_message
 from wuzi.config.venue import RefereeConfig, VenueConfig
 from wuzi.host.commands import CommandError, check_args
 
-__all__ = ["SendError", "build_command", "find_referee", "key_and_secret", "parse_values"]
+__all__ = [
+    "SendError",
+    "build_command",
+    "check_command",
+    "find_referee",
+    "key_and_secret",
+    "parse_values",
+]
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -106,6 +113,23 @@ def key_and_secret(
         raise SendError(f"referee {referee.name!r}: {exc}") from None
 
 
+def check_command(
+    venue: VenueConfig, action: str, table: int | None, args: dict[str, Any]
+) -> None:
+    """`SendError` unless ``action`` with ``args`` for ``table`` is a command a host
+    takes (the arguments as the host checks them, the table in the venue file): checked
+    before anything is asked of a host or the broker."""
+    try:
+        check_args(action, args)
+    except CommandError as exc:
+        raise SendError(str(exc)) from None
+    if table is not None:
+        try:
+            venue.table(table)
+        except KeyError:
+            raise SendError(f"no table {table} in {venue.source}") from None
+
+
 def build_command(
     venue: VenueConfig,
     referee: str,
@@ -125,16 +149,8 @@ def build_command(
     table that plays another game): the table's current game, None while it has none;
     a command for every table (``table`` None) names none. ``round``: the game's round,
     for the director's commands."""
-    try:
-        check_args(action, args)
-    except CommandError as exc:
-        raise SendError(str(exc)) from None
-    if table is not None:
-        try:
-            venue.table(table)
-        except KeyError:
-            raise SendError(f"no table {table} in {venue.source}") from None
-    elif game_id is not None:
+    check_command(venue, action, table, args)
+    if table is None and game_id is not None:
         raise SendError(
             f"a command for every table names no game (not {game_id!r}): give --table N"
         )
