@@ -986,7 +986,7 @@ class HostService:
         verdict = self.commands.check(command, runtime.number, runtime.game_id or None, wall)
         if verdict is Verdict.REPEAT:  # QoS 1 delivers at least once: already done
             log.info("table %d: command %s again: ignored", runtime.number, command.command_id)
-            return ""
+            return f"command {command.command_id} was carried out already: a repeat, ignored"
         meta: dict[str, Any] = {"referee": command.referee, "action": command.action}
         try:
             if isinstance(verdict, str):
