@@ -114,6 +114,15 @@ def remaining_ms(s: TableState, colour: str, now_ms: int) -> int:
 
 
 def assert_twins(host: HostUnderTest) -> None:
+    """Table 1 shows what its twin shows, its clocks within `TWIN_TOLERANCE_MS`."""
+    wait_for(  # a state follows its move's event: wait for both tables' newest
+        lambda: (
+            state(host, 1).moves == state(host, 2).moves
+            and state(host, 1).running == state(host, 2).running
+        ),
+        5,
+        "both tables' states after the move",
+    )
     now_ms = time.time_ns() // 1_000_000
     one, two = state(host, 1), state(host, 2)
     assert (one.status, one.moves, one.running, one.result) == (
