@@ -5,13 +5,14 @@ come back from the journal's ``host.command`` records, newest first, by the kind
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from wuzi.bus.schemas import ArbiterCommand
-from wuzi.host.command_window import CommandWindow, Verdict
-from wuzi.host.table_runtime import COMMAND_KIND, GAME_START_KIND, table_id
+from wuzi.bus.schemas import ArbiterCommand, Assignment
+from wuzi.host.command_window import CommandWindow, Verdict, shown_game
+from wuzi.host.table_runtime import COMMAND_KIND, GAME_START_KIND, TableRuntime, table_id
 from wuzi.journal import Journal, JournalEntry
 
 MAX_AGE_MS = 120_000
@@ -164,3 +165,17 @@ def test_newest_of_kind_pages_through_a_long_day(tmp_path: Path) -> None:
         journal.append("t4", COMMAND_KIND, {"command_id": "other"}, 1, publish=False)
         ids = [e.payload["command_id"] for e in journal.newest_of_kind("t3", COMMAND_KIND)]
     assert ids == [f"c-{n}" for n in reversed(range(600))]
+
+
+def test_a_tables_game_is_the_one_its_states_show() -> None:
+    """What a referee signs for is what the table shows: its game (running or over), or
+    while it has none the game waiting for the referee's next-game."""
+    runtime = TableRuntime(number=3, venue="hall")
+    assert shown_game(runtime) is None
+    waiting = Assignment(3, "g-W", "Li", "Zhang", "renju", "free", {}, "600+5", 3, 1, False, NOW)
+    runtime.offer_assignment(waiting)
+    assert shown_game(runtime) == "g-W"  # the first next-game is signed for it
+    runtime.begin(1_000_000, NOW)
+    assert shown_game(runtime) == "g-W"
+    runtime.offer_assignment(replace(waiting, game_id="g-X"))
+    assert shown_game(runtime) == "g-W"  # still played (or over): next-game is signed for it

@@ -30,9 +30,19 @@ from typing import Any
 
 from wuzi.bus.auth import MAX_FUTURE_MS, ReplayGuard, game_problem
 from wuzi.bus.schemas import ArbiterCommand
+from wuzi.host.table_runtime import TableRuntime
 from wuzi.journal import JournalEntry
 
-__all__ = ["CommandWindow", "Verdict"]
+__all__ = ["CommandWindow", "Verdict", "shown_game"]
+
+
+def shown_game(runtime: TableRuntime) -> str | None:
+    """The game a table's states show, which a referee's command for it is signed for:
+    its game (running or over), or while it has none the assignment waiting for the
+    referee's ``next-game`` (as ``HostService._publish_state`` shows it), else None."""
+    if runtime.session is None and runtime.waiting is not None:
+        return runtime.waiting.game_id
+    return runtime.game_id or None
 
 
 class Verdict(Enum):

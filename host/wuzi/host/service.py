@@ -60,7 +60,7 @@ from wuzi.config.credentials import referee_keys
 from wuzi.host import publish, records
 from wuzi.host import snapshot as snapshots
 from wuzi.host.board_recovery import RecoveringBoardLink
-from wuzi.host.command_window import CommandWindow, Verdict
+from wuzi.host.command_window import CommandWindow, Verdict, shown_game
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import GAMES_QUERY, ControlServer, games_message
 from wuzi.host.displays import faces, leds
@@ -983,7 +983,7 @@ class HostService:
     def _execute_on(self, table: _Table, command: ArbiterCommand) -> str:
         runtime = table.runtime
         now, wall = runtime.clamp(self.time.now_ns()), self.wall_ms()
-        verdict = self.commands.check(command, runtime.number, runtime.game_id or None, wall)
+        verdict = self.commands.check(command, runtime.number, shown_game(runtime), wall)
         if verdict is Verdict.REPEAT:  # QoS 1 delivers at least once: already done
             log.info("table %d: command %s again: ignored", runtime.number, command.command_id)
             return f"command {command.command_id} was carried out already: a repeat, ignored"
@@ -1033,7 +1033,7 @@ class HostService:
         assert self.control is not None
         for request in self.control.on_readable():
             if request.payload.strip() == GAMES_QUERY:
-                games = {n: t.runtime.game_id or None for n, t in self.tables.items()}
+                games = {n: shown_game(t.runtime) for n, t in self.tables.items()}
                 request.reply(True, games_message(games))
                 continue
             try:
