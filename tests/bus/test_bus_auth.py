@@ -219,7 +219,7 @@ def test_a_command_for_every_table_cannot_name_a_game_on_the_wire() -> None:
     hall = sign(command(table=None, game_id=None), KEY)
     assert parse_message(TOPIC, encode(hall)) == hall
     payload = encode(replace(hall, game_id="g-A"))
-    with pytest.raises(MessageError, match="game_id.*table null.*cannot name one game"):
+    with pytest.raises(MessageError, match=r"game_id.*table null.*cannot name one game"):
         parse_message(TOPIC, payload)
 
 

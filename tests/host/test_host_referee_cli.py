@@ -205,9 +205,7 @@ def test_a_token_referee_sends_over_the_socket(run: Run, work: Path) -> None:
     assert cmd.game_id == "g-3"  # the game the host says table 3 plays: signed with it
 
 
-def test_the_game_is_the_hosts_or_the_option_and_none_for_every_table(
-    run: Run, work: Path
-) -> None:
+def test_the_game_is_the_hosts_or_the_option_and_none_for_every_table(run: Run, work: Path) -> None:
     write_venue(work)
     sock = work / "h.sock"
     where = ["--socket", str(sock)]
@@ -221,8 +219,7 @@ def test_the_game_is_the_hosts_or_the_option_and_none_for_every_table(
     assert [c.game_id for c in host.received] == [None, "g-9", None]  # table 4 has no game
     assert code == 1
     assert err == (
-        "wuzi referee send: a command for every table names no game (not 'g-3'): give"
-        " --table N\n"
+        "wuzi referee send: a command for every table names no game (not 'g-3'): give --table N\n"
     )
 
 
