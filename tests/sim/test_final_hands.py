@@ -41,9 +41,11 @@ def test_the_referee_starts_an_assigned_game_on_an_idle_table_and_repeats_it_if_
     table.hear(state(None, "idle"))
     assert table.tick(0) == []  # nothing assigned yet
     table.hear(assignment("r1-m1-b1"))
+    assert table.tick(5) == []  # the host does not show it waiting yet
+    table.hear(state("r1-m1-b1", "idle", seq=1))
     [command] = table.tick(10)
     assert (command.action, command.table, command.args) == ("next-game", 1, {})
-    assert command.game_id is None  # the game the table shows: none yet
+    assert command.game_id == "r1-m1-b1"  # signed for the game the table shows
     assert table.tick(10 + RETRY_MS - 1) == []
     assert [c.action for c in table.tick(10 + RETRY_MS)] == ["next-game"]
     table.hear(state("r1-m1-b1", "playing", seq=2))
@@ -71,8 +73,8 @@ def test_no_next_game_while_a_game_runs_or_is_finished_without_a_new_assignment(
 def test_no_next_game_while_stones_are_on_the_board() -> None:
     table = hands()
     table.board.set_cell(112, 1)
-    table.hear(state(None, "idle"))
     table.hear(assignment("r1-m1-b1"))
+    table.hear(state("r1-m1-b1", "idle"))
     assert table.tick(0) == []
     table.board.set_cell(112, 0)
     assert [c.action for c in table.tick(1)] == ["next-game"]

@@ -348,9 +348,15 @@ class TableHands:
             game.frozen = True
             args = {"winner": None, "reason": DRAW_REASON}
             out += self._once(f"draw/{state.game_id}", "set-result", args, now_ms)
-        # an idle table shows the game waiting for the referee's start (or none); a
-        # finished one still shows its last game until the next begins
-        startable = state.status == "idle" or (
+        # an idle table shows the game waiting for the referee's start (or none): the
+        # referee starts it once the host shows it, as the command is signed for the game
+        # the table shows (a host refuses one for another); a finished one still shows
+        # its last game until the next begins
+        startable = (
+            state.status == "idle"
+            and assignment is not None
+            and state.game_id == assignment.game_id
+        ) or (
             state.status == "finished"
             and assignment is not None
             and assignment.game_id != state.game_id
