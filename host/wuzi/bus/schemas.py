@@ -81,6 +81,9 @@ ASSIGNMENT_NAMES = (
 )
 """The optional fields of an ``Assignment`` (the game's names for its record): a message
 without them is valid, each taking its default."""
+COMMAND_BINDING_NAMES = ("game_id", "round")
+"""The optional fields of an ``ArbiterCommand`` that bind it to a game (signed): a message
+without them (an older sender's) is valid, to be refused by its signature's scheme."""
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}")
 _KEYWORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
