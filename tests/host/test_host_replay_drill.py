@@ -230,3 +230,29 @@ def test_a_replay_after_a_restart_is_still_a_repeat(host: HostUnderTest) -> None
     wait_for(lambda: all(state(host, n).status == "playing" for n in TABLES), 10, "resumed")
     both_move(host, "i9", WHITE, 1)
     assert_twins(host)  # table 1's white got the 30 s once, as its twin did
+
+
+def test_a_pause_for_the_whole_hall_replayed_in_the_next_games_is_a_repeat(
+    host: HostUnderTest,
+) -> None:
+    """A command for every table names no game: its id, kept for the age window across
+    the tables' games, is what refuses its replay (docs/referee.md)."""
+    host.start()
+    wait_for(lambda: all(game_of(host, n) for n in TABLES), 20, "both tables' first games")
+    both_move(host, "h8", BLACK, 0)
+    pause = host.signed("pause", None, reason="fire alarm")
+    assert pause.game_id is None
+    assert host.send(pause)["ok"]
+    wait_for(lambda: all(state(host, n).status == "paused" for n in TABLES), 10, "paused")
+    old = {n: game_of(host, n) for n in TABLES}
+    for n in TABLES:
+        assert host.command("set-result", n, winner=None, reason="agreement")["ok"]
+        assert host.command("next-game", n)["ok"]
+    wait_for(lambda: all(game_of(host, n) != old[n] for n in TABLES), 10, "new games")
+    wait_for(lambda: all(state(host, n).status == "playing" for n in TABLES), 10, "playing")
+    reply = host.send(encode(pause))  # byte for byte, in the next games
+    assert not reply["ok"]
+    for n in TABLES:
+        assert f"table {n}: command {pause.command_id} was carried out already" in reply["message"]
+    time.sleep(0.3)
+    assert all(state(host, n).status == "playing" for n in TABLES)
