@@ -67,13 +67,7 @@ from wuzi.host.displays import faces, leds
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why
 from wuzi.host.snapshot import SNAPSHOT_EVERY
 from wuzi.host.systemd import Notifier
-from wuzi.host.table_runtime import (
-    COMMAND_KIND,
-    GAME_START_KIND,
-    Record,
-    TableRuntime,
-    table_id,
-)
+from wuzi.host.table_runtime import COMMAND_KIND, GAME_START_KIND, Record, TableRuntime, table_id
 from wuzi.host.timebase import HostTime
 from wuzi.io.serial_link import BoardDriver, ClockDriver, LinkLoop
 from wuzi.journal import Journal, JournalEntry
