@@ -113,9 +113,7 @@ def key_and_secret(
         raise SendError(f"referee {referee.name!r}: {exc}") from None
 
 
-def check_command(
-    venue: VenueConfig, action: str, table: int | None, args: dict[str, Any]
-) -> None:
+def check_command(venue: VenueConfig, action: str, table: int | None, args: dict[str, Any]) -> None:
     """`SendError` unless ``action`` with ``args`` for ``table`` is a command a host
     takes (the arguments as the host checks them, the table in the venue file): checked
     before anything is asked of a host or the broker."""
