@@ -4,6 +4,9 @@ from real mosquitto_passwd hashes."""
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
+import json
 import os
 import shutil
 import subprocess
@@ -20,13 +23,14 @@ from wuzi.bus.auth import (
     AuthError,
     ReplayGuard,
     canonical_bytes,
+    game_problem,
     hash_key,
     key_from_password,
     read_token_file,
     sign,
     verify,
 )
-from wuzi.bus.schemas import ArbiterCommand, encode, parse_message
+from wuzi.bus.schemas import ArbiterCommand, MessageError, encode, parse_message
 from wuzi.config.credentials import referee_keys
 from wuzi.config.venue import parse_venue
 
@@ -45,6 +49,7 @@ def command(**changes: object) -> ArbiterCommand:
         table=3,
         args={"seat": "black", "delta_ms": -30000, "reason": "clock misread 加时"},
         issued_ms=NOW - 500,
+        game_id="g-A",
     )
     return replace(base, **changes)  # type: ignore[arg-type]
 
@@ -64,8 +69,8 @@ def refused(cmd: ArbiterCommand, match: str, **kwargs: int) -> AuthError:
 
 def test_a_signed_command_verifies_and_survives_the_bus_encoding() -> None:
     signed = sign(command(), KEY)
-    assert signed.auth is not None and signed.auth.startswith("hmac-sha256:")
-    assert len(signed.auth) == len("hmac-sha256:") + 64
+    assert signed.auth is not None and signed.auth.startswith("hmac-sha256+game:")
+    assert len(signed.auth) == len("hmac-sha256+game:") + 64
     check(signed)
     received = parse_message(TOPIC, encode(signed))
     assert isinstance(received, ArbiterCommand)
@@ -100,10 +105,11 @@ def test_unsigned_and_unknown_schemes() -> None:
     refused(command(), "unsigned")
     refused(command(auth="deadbeef"), "no scheme")
     refused(command(auth="hmac-md5:" + "0" * 32), "unknown auth scheme 'hmac-md5'")
-    refused(command(auth="hmac-sha256:xyz"), "bad signature .not 64")
+    refused(command(auth="hmac-sha256+game:xyz"), "bad signature .not 64")
     digest = sign(command(), KEY).auth
     assert digest is not None
-    refused(command(auth=digest.upper().replace("HMAC-SHA256", "hmac-sha256")), "not 64 lower")
+    upper = digest.upper().replace("HMAC-SHA256+GAME", "hmac-sha256+game")
+    refused(command(auth=upper), "not 64 lower")
 
 
 @pytest.mark.parametrize(
@@ -116,6 +122,9 @@ def test_unsigned_and_unknown_schemes() -> None:
         {"args": {"seat": "black", "delta_ms": 30000, "reason": "clock misread 加时"}},
         {"issued_ms": NOW - 499},
         {"command_id": "c-2"},
+        {"game_id": "g-B"},
+        {"game_id": None},
+        {"round": 1},
     ],
 )
 def test_any_altered_field_breaks_the_signature(change: dict[str, object]) -> None:
@@ -165,6 +174,72 @@ def test_any_args_round_trip_through_the_bus_and_verify(args: dict[str, object])
     received = parse_message(TOPIC, encode(signed))
     assert isinstance(received, ArbiterCommand)
     check(received)
+
+
+def old_signature(cmd: ArbiterCommand, key: bytes) -> ArbiterCommand:
+    """``cmd`` as an older wuzi signed it: no game_id or round in the signed bytes, and
+    the scheme ``hmac-sha256``."""
+    obj = json.loads(encode(replace(cmd, auth=None, game_id=None, round=None)))
+    del obj["game_id"], obj["round"]
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+    obj["auth"] = f"hmac-sha256:{digest}"
+    received = parse_message(TOPIC, json.dumps(obj).encode())  # an older sender's bytes parse
+    assert isinstance(received, ArbiterCommand) and received.game_id is None
+    return received
+
+
+def test_an_old_signature_without_the_game_is_refused_with_its_reason() -> None:
+    old = old_signature(command(game_id=None), KEY)
+    error = refused(old, "old scheme 'hmac-sha256', which does not bind the command to its game")
+    assert "hmac-sha256+game" in str(error)
+
+
+def test_a_command_for_table_3_game_a_does_not_act_in_game_b_or_on_table_4() -> None:
+    signed = sign(command(), KEY)  # table 3, game g-A
+    check(signed)
+    assert game_problem(signed, 3, "g-A") is None
+    assert game_problem(signed, 3, "g-B") == "command c-1 is for game g-A; table 3 plays game g-B"
+    assert game_problem(signed, 3, None) == "command c-1 is for game g-A; table 3 has no game"
+    # moved to game B or table 4, it no longer verifies (the fields are signed)
+    for moved in (replace(signed, game_id="g-B"), replace(signed, table=4)):
+        refused(moved, "bad signature")
+    # a command for a table with no game yet (the first next-game) fits only such a table
+    fresh = sign(command(game_id=None, action="next-game", args={}), KEY)
+    assert game_problem(fresh, 3, None) is None
+    assert "is for a table with no game; table 3 plays game g-A" in str(
+        game_problem(fresh, 3, "g-A")
+    )
+    # a command for every table names no game and fits every table's
+    hall = sign(command(table=None, game_id=None, action="pause", args={"reason": "x"}), KEY)
+    assert game_problem(hall, 3, "g-A") is None and game_problem(hall, 4, None) is None
+
+
+def test_a_command_for_every_table_cannot_name_a_game_on_the_wire() -> None:
+    hall = sign(command(table=None, game_id=None), KEY)
+    assert parse_message(TOPIC, encode(hall)) == hall
+    payload = encode(replace(hall, game_id="g-A"))
+    with pytest.raises(MessageError, match=r"game_id.*table null.*cannot name one game"):
+        parse_message(TOPIC, payload)
+
+
+def test_the_round_is_signed_and_travels() -> None:
+    signed = sign(command(action="confirm-result", round=2, args={}), KEY)
+    received = parse_message(TOPIC, encode(signed))
+    assert isinstance(received, ArbiterCommand) and received.round == 2
+    check(received)
+    refused(replace(signed, round=3), "bad signature")
+
+
+def test_replay_guard_keeps_ids_per_place() -> None:
+    guard = ReplayGuard(max_age_ms=60_000)
+    cmd = command(issued_ms=NOW)
+    assert guard.first_time(cmd, NOW, 3)
+    assert not guard.first_time(cmd, NOW + 1, 3)
+    assert guard.first_time(cmd, NOW + 1, 4)  # a command for every table, table by table
+    assert guard.seen(cmd, NOW + 60_000, 3)  # kept for the whole window
+    assert not guard.seen(cmd, NOW + 60_001, 3)  # then forgotten: verify refuses it as old
+    assert len(guard) == 0
 
 
 def test_replay_guard_recognises_repeats_and_forgets_expired_ids() -> None:

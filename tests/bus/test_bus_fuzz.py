@@ -436,16 +436,17 @@ def _flip_hex(auth: str) -> str:
 AUTH_CHANGES: list[tuple[Callable[[str], str | None], str]] = [
     (_flip_hex, "bad signature \\(wrong key"),
     (lambda a: a.upper(), "unknown auth scheme|not 64 lower-case"),
-    (lambda a: a.replace("hmac-sha256:", "HMAC-SHA256:"), "unknown auth scheme"),
-    (lambda a: a.replace("hmac-sha256:", "hmac-sha512:"), "unknown auth scheme"),
-    (lambda a: a.replace("hmac-sha256:", ""), "names no scheme"),
+    (lambda a: a.replace("hmac-sha256+game:", "HMAC-SHA256+GAME:"), "unknown auth scheme"),
+    (lambda a: a.replace("hmac-sha256+game:", "hmac-sha512:"), "unknown auth scheme"),
+    (lambda a: a.replace("hmac-sha256+game:", ""), "names no scheme"),
     (lambda a: a[:-1], "not 64 lower-case hex"),
     (lambda a: a + "0", "not 64 lower-case hex"),
     (lambda a: a + "\n", "not 64 lower-case hex"),
     (lambda a: " " + a, "unknown auth scheme"),
     (lambda a: a[:-1] + "٣", "not 64 lower-case hex"),  # an Arabic-Indic digit
     (lambda a: a.replace(":", "::", 1), "not 64 lower-case hex"),
-    (lambda a: "hmac-sha256:" + "0" * 64, "bad signature \\(wrong key"),
+    (lambda a: "hmac-sha256+game:" + "0" * 64, "bad signature \\(wrong key"),
+    (lambda a: a.replace("hmac-sha256+game:", "hmac-sha256:"), "old scheme .hmac-sha256."),
     (lambda a: None, "unsigned"),
 ]
 

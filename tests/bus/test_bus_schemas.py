@@ -4,7 +4,7 @@ the field; no input at all makes parse_message raise anything else."""
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from wuzi.bus.schemas import (
     ALERT_REASONS,
     ARBITER_ACTIONS,
     ASSIGNMENT_NAMES,
+    COMMAND_BINDING_NAMES,
     MAX_ALERT_TEXT,
     MAX_OPEN_ALERTS,
     MAX_PAYLOAD_BYTES,
@@ -166,7 +167,9 @@ arbiter_commands = st.builds(
     args=json_objects,
     issued_ms=times,
     auth=st.none() | texts,
-)
+    game_id=st.none() | ids,
+    round=st.none() | st.integers(0, 999),
+).map(lambda c: c if c.table is not None else replace(c, game_id=None))  # every table: none
 
 
 scores = st.integers(0, 60).map(lambda halves: halves / 2)
@@ -304,7 +307,11 @@ def reparse(message: Message, obj: dict[str, Any]) -> Message:
 @given(messages, st.data())
 def test_a_missing_field_is_named(message: Message, data: st.DataObject) -> None:
     obj = as_object(message)
-    optional = ASSIGNMENT_NAMES if isinstance(message, Assignment) else ()
+    optional: tuple[str, ...] = ()
+    if isinstance(message, Assignment):
+        optional = ASSIGNMENT_NAMES
+    elif isinstance(message, ArbiterCommand):
+        optional = COMMAND_BINDING_NAMES
     name = data.draw(st.sampled_from(sorted(set(obj) - set(optional))))
     del obj[name]
     with pytest.raises(MessageError) as caught:

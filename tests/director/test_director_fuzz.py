@@ -446,6 +446,9 @@ COMMAND_FAULTS = [
     "every-table",
     "wrong-table",
     "unknown-game",
+    "other-game",  # signed for another game than the one it confirms (issue 32)
+    "other-round",  # signed for another round than the game's
+    "no-round",
 ]
 
 
@@ -477,7 +480,12 @@ def wrong_confirmations(draw: st.DrawFn) -> tuple[str, ArbiterCommand]:
         assume(set(args) != {"game_id", "result"})
         return fault, sign(replace(good, args=args), KEY)
     if fault == "every-table":
-        return fault, sign(replace(good, table=None), KEY)
+        return fault, sign(replace(good, table=None, game_id=None), KEY)
+    if fault == "other-game":
+        return fault, sign(replace(good, game_id=game_of(table % 24 + 1)), KEY)
+    if fault in ("other-round", "no-round"):
+        other = None if fault == "no-round" else (good.round or 0) + draw(st.integers(1, 5))
+        return fault, sign(replace(good, round=other), KEY)
     if fault == "wrong-table":
         return fault, sign(replace(good, table=table % 24 + 1), KEY)
     game = draw(st.sampled_from(["r9-m1-b1", "r1-m1-p1", "nothing"]))
@@ -496,7 +504,15 @@ def test_a_wrong_confirmation_is_refused_with_a_logged_reason_and_changes_nothin
     caplog.clear()
     with caplog.at_level(logging.INFO):
         director.send(topics.arbiter_commands(VENUE), cmd)
-    authentic = fault in ("junk-args", "every-table", "wrong-table", "unknown-game")
+    authentic = fault in (
+        "junk-args",
+        "every-table",
+        "wrong-table",
+        "unknown-game",
+        "other-game",
+        "other-round",
+        "no-round",
+    )
     reason = check_refused(
         director, before, caplog, "command-refused", seen={cmd.command_id} if authentic else set()
     )
@@ -511,6 +527,9 @@ def test_a_wrong_confirmation_is_refused_with_a_logged_reason_and_changes_nothin
         "every-table": "names one table",
         "wrong-table": "is assigned to table",
         "unknown-game": "no game",
+        "other-game": f"is signed for game {cmd.game_id}, not for game",
+        "other-round": f"is signed for round {cmd.round}; game",
+        "no-round": "is signed for no round; game",
     }[fault]
     if fault == "junk-args":
         if set(cmd.args) - {"game_id", "result"}:

@@ -153,6 +153,18 @@ def test_keys_select_acknowledge_focus_and_propose() -> None:
     assert intent is not None and intent.action == "adjust-time"
 
 
+def test_a_command_is_signed_for_the_game_the_view_shows_on_its_table() -> None:
+    model = sample_model()
+    for number, table in model.tables.items():
+        if table.referee is not None:
+            assert model.game_of(number) == table.referee.game_id
+        elif table.state is not None:
+            assert model.game_of(number) == table.state.game_id
+    assert any(model.game_of(n) for n in model.tables)  # the sample shows games
+    assert model.game_of(None) is None  # every table: no game
+    assert model.game_of(9999) is None  # a table the view knows nothing of
+
+
 def test_colon_opens_the_prompt_and_the_rest_is_typed() -> None:
     model, desk = sample_model(), CommandDesk()
     handle_text(model, desk, ":", NOW)
@@ -172,8 +184,9 @@ def test_signed_commands_verify_with_the_venues_keys(tmp_path: Path) -> None:
     signer, secret = load_signer(venue, REFEREE, str(tmp_path / "mine.token"), None)
     assert secret == TOKEN
     intent = parse_prompt("adjust-time seat=white delta_ms=-5000", 2)
-    cmd = signer.command(intent, issued_ms=NOW, command_id="cmd-1")
+    cmd = signer.command(intent, issued_ms=NOW, command_id="cmd-1", game_id="g-2")
     assert cmd.referee == REFEREE and cmd.table == 2 and cmd.auth is not None
+    assert cmd.game_id == "g-2"  # signed for the game the view shows there
     verify(cmd, referee_keys(venue), now_ms=NOW + 1000, max_age_ms=120_000)
     topic = topics.arbiter_commands("hall-1")
     assert parse_message(topic, encode(cmd)) == cmd

@@ -23,12 +23,19 @@ from support.broker import (  # type: ignore[import-not-found,unused-ignore]
 from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, verify
 from wuzi.bus.client import BusClient
-from wuzi.bus.schemas import ArbiterCommand, Message, MessageError, parse_message
+from wuzi.bus.schemas import (
+    ArbiterCommand,
+    Cleared,
+    Message,
+    MessageError,
+    TableState,
+    parse_message,
+)
 from wuzi.config.credentials import referee_keys
 from wuzi.config.venue import load_venue
 from wuzi.host import referee_cli
 from wuzi.host.commands import CommandError, to_inputs
-from wuzi.host.control import ControlServer
+from wuzi.host.control import GAMES_QUERY, ControlServer, games_message
 from wuzi.host.referee_signing import SendError, parse_values
 from wuzi.rules.game import Game
 
@@ -94,6 +101,7 @@ class Host(threading.Thread):
         self.server = ControlServer(socket_path)
         self.refuse = refuse
         self.received: list[ArbiterCommand] = []
+        self.games_asked = 0
         self.stop = threading.Event()
 
     def answer(self, payload: bytes) -> tuple[bool, str]:
@@ -115,6 +123,10 @@ class Host(threading.Thread):
             while not self.stop.is_set():
                 if outer.select(timeout=0.05):
                     for request in self.server.on_readable():
+                        if request.payload == GAMES_QUERY:  # as wuzi host answers it
+                            self.games_asked += 1
+                            request.reply(True, games_message({3: "g-3", 4: None}))
+                            continue
                         request.reply(*self.answer(request.payload))
         self.server.close()
 
@@ -189,7 +201,26 @@ def test_a_token_referee_sends_over_the_socket(run: Run, work: Path) -> None:
     assert cmd.referee == "deputy" and cmd.table == 3 and cmd.action == "adjust-time"
     assert cmd.args == {"seat": "black", "delta_ms": -30000, "reason": "clock fault"}
     assert abs(cmd.issued_ms - time.time_ns() // 1_000_000) < 60_000
-    assert cmd.auth is not None and cmd.auth.startswith("hmac-sha256:")
+    assert cmd.auth is not None and cmd.auth.startswith("hmac-sha256+game:")
+    assert cmd.game_id == "g-3"  # the game the host says table 3 plays: signed with it
+
+
+def test_the_game_is_the_hosts_or_the_option_and_none_for_every_table(run: Run, work: Path) -> None:
+    write_venue(work)
+    sock = work / "h.sock"
+    where = ["--socket", str(sock)]
+    with Host(sock, work / "venue.toml") as host:
+        assert run(*as_deputy(work), *where, "--table", "4", "next-game")[0] == 0
+        assert host.games_asked == 1
+        assert run(*as_deputy(work), *where, "--table", "3", "--game", "g-9", "resume")[0] == 0
+        assert run(*as_deputy(work), *where, "--all", "pause", "reason=x")[0] == 0
+        assert host.games_asked == 1  # neither asked the host
+        code, _, err = run(*as_deputy(work), *where, "--all", "--game", "g-3", "resume")
+    assert [c.game_id for c in host.received] == [None, "g-9", None]  # table 4 has no game
+    assert code == 1
+    assert err == (
+        "wuzi referee send: a command for every table names no game (not 'g-3'): give --table N\n"
+    )
 
 
 def test_a_password_referee_sends_to_every_table(run: Run, work: Path) -> None:
@@ -332,8 +363,13 @@ def test_a_command_published_on_the_broker_reaches_a_host(
     listener = BusClient(mosquitto.url, "test-referee-listener")
     listener.subscribe(TOPIC, lambda _topic, message: got.append(message))
     listener.connect()
+    state_topic = topics.table_state(VENUE_ID, 4)
+    now_ms = time.time_ns() // 1_000_000
+    state = TableState(4, "g-4", 7, "playing", (112,), 60_000, 60_000, "white", None, now_ms)
     try:
         assert listener.wait_subscribed(5.0)
+        listener.publish(state_topic, state)  # retained, as table 4's host publishes it
+        assert listener.wait_drained(5.0)
         code, out, err = run(
             "--referee",
             "chief",
@@ -348,6 +384,8 @@ def test_a_command_published_on_the_broker_reaches_a_host(
         )
         assert (code, err) == (0, "")
         wait_until(lambda: len(got) == 1, 5.0, "the command on the bus")
+        listener.publish(state_topic, Cleared(state_topic))
+        assert listener.wait_drained(5.0)
     finally:
         listener.close()
     [cmd] = got
@@ -355,7 +393,19 @@ def test_a_command_published_on_the_broker_reaches_a_host(
     assert out == f"published {cmd.command_id} on {TOPIC}\n"
     assert (cmd.referee, cmd.table, cmd.action) == ("chief", 4, "set-result")
     assert cmd.args == {"winner": "white", "reason": "resignation"}
+    assert cmd.game_id == "g-4"  # from the table's retained state
     verify(cmd, keys, now_ms=time.time_ns() // 1_000_000, max_age_ms=60_000)
+
+
+def test_over_the_broker_a_table_without_a_state_needs_the_game(
+    run: Run, work: Path, mosquitto: MosquittoBroker
+) -> None:
+    write_venue(work, mosquitto.url)
+    code, out, err = run(*as_deputy(work), "--broker", "--table", "3", "resume")
+    assert code == 1 and out == ""
+    assert "holds no state of table 3 (is its host running?): give --game ID" in err
+    code, out, err = run(*as_deputy(work), "--broker", "--table", "3", "--game", "g-3", "resume")
+    assert (code, err) == (0, "") and out.startswith("published ")
 
 
 def test_an_unreachable_broker_exits_1_within_the_timeout(run: Run, work: Path) -> None:

@@ -41,8 +41,11 @@ def test_the_referee_starts_an_assigned_game_on_an_idle_table_and_repeats_it_if_
     table.hear(state(None, "idle"))
     assert table.tick(0) == []  # nothing assigned yet
     table.hear(assignment("r1-m1-b1"))
+    assert table.tick(5) == []  # the host does not show it waiting yet
+    table.hear(state("r1-m1-b1", "idle", seq=1))
     [command] = table.tick(10)
     assert (command.action, command.table, command.args) == ("next-game", 1, {})
+    assert command.game_id == "r1-m1-b1"  # signed for the game the table shows
     assert table.tick(10 + RETRY_MS - 1) == []
     assert [c.action for c in table.tick(10 + RETRY_MS)] == ["next-game"]
     table.hear(state("r1-m1-b1", "playing", seq=2))
@@ -54,7 +57,8 @@ def test_the_referee_starts_the_game_an_idle_table_shows_waiting() -> None:
     table = hands()
     table.hear(assignment("r1-m5-b1"))
     table.hear(state("r1-m5-b1", "idle"))  # the host shows who plays next here
-    assert [c.action for c in table.tick(0)] == ["next-game"]
+    [command] = table.tick(0)
+    assert (command.action, command.game_id) == ("next-game", "r1-m5-b1")  # signed for it
 
 
 def test_no_next_game_while_a_game_runs_or_is_finished_without_a_new_assignment() -> None:
@@ -69,8 +73,8 @@ def test_no_next_game_while_a_game_runs_or_is_finished_without_a_new_assignment(
 def test_no_next_game_while_stones_are_on_the_board() -> None:
     table = hands()
     table.board.set_cell(112, 1)
-    table.hear(state(None, "idle"))
     table.hear(assignment("r1-m1-b1"))
+    table.hear(state("r1-m1-b1", "idle"))
     assert table.tick(0) == []
     table.board.set_cell(112, 0)
     assert [c.action for c in table.tick(1)] == ["next-game"]

@@ -22,6 +22,7 @@ from wuzi.bus.schemas import (
     TableEvent,
 )
 from wuzi.director.core import Change, CoreOptions, DirectorCore
+from wuzi.director.schedule import PLACE_ROUND
 from wuzi.sim.final.setup import HOSTS, REFEREE, TABLES_PER_HOST, create_event, demo_teams
 from wuzi.sim.final.setup import write_venue_file as _write_venue_file
 from wuzi.tournament.draw import DrawRecord
@@ -170,7 +171,12 @@ def confirm(
     command_id: str | None = None,
     key: bytes = KEY,
     referee: str = REFEREE,
+    round: int | None = None,
 ) -> ArbiterCommand:
+    """A signed confirm-result, bound to the game and its round (by default the round
+    the game id names: ``r<round>-…``, or PLACE_ROUND for a place playoff ``pl…``)."""
+    if round is None:
+        round = PLACE_ROUND if game_id.startswith("pl") else int(game_id[1:].split("-")[0])
     cmd = ArbiterCommand(
         command_id=command_id or f"confirm-{game_id}-{result.replace('/', '')}-{now_ms}",
         referee=referee,
@@ -178,6 +184,8 @@ def confirm(
         table=table,
         args={"game_id": game_id, "result": result},
         issued_ms=now_ms,
+        game_id=game_id,
+        round=round,
     )
     return sign(cmd, key)
 

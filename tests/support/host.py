@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paho.mqtt import publish
+
 from wuzi.bus import topics
 from wuzi.bus.auth import sign
 from wuzi.bus.client import BusClient
@@ -34,6 +36,7 @@ from wuzi.bus.schemas import (
     TableState,
     encode,
 )
+from wuzi.bus.url import parse_broker_url
 from wuzi.host.control import send_line
 from wuzi.rules.board import parse_point
 from wuzi.sim.box import SimTables as BenchTables
@@ -149,6 +152,7 @@ class HostUnderTest:
         self.socket = tmp / "state" / "pi-test.sock"
         self.process: subprocess.Popen[bytes] | None = None
         self.observer = Observer()
+        self.broker_url = broker_url
         self.bus = BusClient(broker_url, "observer-" + self.venue_id)
         self.bus.subscribe(f"wuzi/v1/{self.venue_id}/#", self.observer)
         self.bus.connect()
@@ -222,7 +226,13 @@ class HostUnderTest:
     def command(
         self, action: str, table: int | None, via: str = "socket", **args: Any
     ) -> dict[str, Any]:
-        cmd = sign(
+        """Sign ``action`` for ``table``'s game as the referee sees it (the last referee
+        state; none for every table) and send it ``via`` the socket or the bus."""
+        return self.send(self.signed(action, table, **args), via)
+
+    def signed(self, action: str, table: int | None, **args: Any) -> ArbiterCommand:
+        state = self.observer.referee.get(table) if table is not None else None
+        return sign(
             ArbiterCommand(
                 command_id="c-" + uuid.uuid4().hex,
                 referee=REFEREE,
@@ -230,12 +240,26 @@ class HostUnderTest:
                 table=table,
                 args=args,
                 issued_ms=time.time_ns() // 1_000_000,
+                game_id=state.game_id if state is not None else None,
             ),
             TOKEN.encode(),
         )
+
+    def send(self, cmd: ArbiterCommand | bytes, via: str = "socket") -> dict[str, Any]:
+        """Send a signed command (or its exact bytes: a capture) ``via`` the socket (the
+        host's reply) or the bus."""
+        payload = cmd if isinstance(cmd, bytes) else encode(cmd)
         if via == "socket":
-            return send_line(self.socket, encode(cmd), 10.0)
-        self.bus.publish(topics.arbiter_commands(self.venue_id), cmd)
+            return send_line(self.socket, payload, 10.0)
+        address = parse_broker_url(self.broker_url)
+        publish.single(  # the bytes as they are: BusClient would check and re-encode them
+            topics.arbiter_commands(self.venue_id),
+            payload,
+            qos=1,
+            hostname=address.host,
+            port=address.port,
+            client_id="sender-" + uuid.uuid4().hex[:8],
+        )
         return {"ok": True, "message": "published"}
 
     def assign(self, assignment: Assignment) -> None:

@@ -130,7 +130,8 @@ class ArbiterScreen:
             self.desk.failed("no broker, signer or venue (read-only screen)")
             return
         try:
-            command = self.signer.command(intent, issued_ms=wall_ms())
+            game_id = self.model.game_of(intent.table)
+            command = self.signer.command(intent, issued_ms=wall_ms(), game_id=game_id)
             self.feed.publish(topics.arbiter_commands(venue), command)
         except (PromptError, BusConfigError) as exc:
             self.desk.failed(str(exc))

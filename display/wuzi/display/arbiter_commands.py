@@ -16,7 +16,9 @@ quotes allowed, and a word without ``=`` continues the previous value, so
 Escape drops it. The desk returns a `CommandIntent`; the app signs it *when* it is sent
 (``issued_ms`` is then the wall clock, as the host's age check wants) and publishes it on
 ``arbiter/commands`` through its feed. A command for the focused table by default;
-``all ACTION …`` addresses every table (``table: null``). Pure: no I/O, no clock —
+``all ACTION …`` addresses every table (``table: null``). A command for one table is
+signed for the game the view shows there (`ArbiterModel.game_of`, from the host's
+referee state), so a host refuses it once that table plays another game. Pure: no I/O, no clock —
 except `load_signer`, which reads the key files.
 """
 
@@ -258,8 +260,15 @@ class Signer:
     key: bytes
 
     def command(
-        self, intent: CommandIntent, *, issued_ms: int, command_id: str | None = None
+        self,
+        intent: CommandIntent,
+        *,
+        issued_ms: int,
+        command_id: str | None = None,
+        game_id: str | None = None,
     ) -> ArbiterCommand:
+        """The signed command of ``intent``, for game ``game_id`` of its table (the
+        game the view shows there: `ArbiterModel.game_of`; None for every table)."""
         try:
             return build_command(
                 self.venue,
@@ -270,6 +279,7 @@ class Signer:
                 intent.args,
                 issued_ms=issued_ms,
                 command_id=command_id,
+                game_id=game_id,
             )
         except SendError as exc:
             raise PromptError(str(exc)) from None

@@ -425,6 +425,19 @@ class ArbiterModel:
         if len(self.acknowledged) > MAX_ACKED:
             self.acknowledged = set(sorted(self.acknowledged)[-MAX_ACKED // 2 :])
 
+    def game_of(self, number: int | None) -> str | None:
+        """The game table ``number`` plays as its host last said (the referee state, else
+        the table state), which a command for it is signed for; None for every table
+        (``number`` None) or a table with no game known."""
+        if number is None:
+            return None
+        table = self.tables.get(number)
+        if table is None:
+            return None
+        if table.referee is not None:
+            return table.referee.game_id
+        return table.state.game_id if table.state is not None else None
+
     # --- the referee's hands ------------------------------------------------------------
 
     def acknowledge(self, key: str) -> None:

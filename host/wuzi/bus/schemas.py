@@ -81,6 +81,9 @@ ASSIGNMENT_NAMES = (
 )
 """The optional fields of an ``Assignment`` (the game's names for its record): a message
 without them is valid, each taking its default."""
+COMMAND_BINDING_NAMES = ("game_id", "round")
+"""The optional fields of an ``ArbiterCommand`` that bind it to a game (signed): a message
+without them (an older sender's) is valid, to be refused by its signature's scheme."""
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}")
 _KEYWORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
@@ -208,7 +211,14 @@ class Assignment:
 
 @dataclass(frozen=True)
 class ArbiterCommand:
-    """A referee command; ``table`` None means every table of the venue."""
+    """A referee command; ``table`` None means every table of the venue.
+
+    ``game_id`` and ``round`` bind it (they are signed, docs/bus.md "Commands"): a
+    command for one table names the game it is for (None: the table has no game yet),
+    so it cannot be played into the next one; a command for every table names no game;
+    the director's commands (``confirm-result``) name the game's round too. On the wire
+    both are optional, so an older sender's command still parses and is refused by its
+    old signature scheme with a reason (``wuzi.bus.auth.verify``), not as garbage."""
 
     command_id: str
     referee: str
@@ -217,6 +227,8 @@ class ArbiterCommand:
     args: JsonObject
     issued_ms: int
     auth: str | None = None  # referee credential, checked by the receiver (issue 8)
+    game_id: str | None = None  # the game it is for; None for every table, or no game yet
+    round: int | None = None  # the round (the director's commands)
 
 
 @dataclass(frozen=True)
@@ -568,7 +580,7 @@ def _assignment(r: _Reader) -> Assignment:
 
 
 def _arbiter_command(r: _Reader) -> ArbiterCommand:
-    return ArbiterCommand(
+    cmd = ArbiterCommand(
         command_id=r.text("command_id", _ID),
         referee=r.text("referee", _ID),
         action=str(r.choice("action", ARBITER_ACTIONS)),
@@ -576,7 +588,12 @@ def _arbiter_command(r: _Reader) -> ArbiterCommand:
         args=r.mapping("args"),
         issued_ms=r.integer("issued_ms", 0, MAX_STAMP_MS),
         auth=r.opt_text("auth"),
+        game_id=r.opt_text("game_id", _ID) if r.has("game_id") else None,
+        round=r.opt_integer("round", 0, 999) if r.has("round") else None,
     )
+    if cmd.table is None and cmd.game_id is not None:
+        r.fail("game_id", "a command for every table (table null) cannot name one game")
+    return cmd
 
 
 MAX_SCORE = 10_000.0

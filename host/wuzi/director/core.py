@@ -498,6 +498,9 @@ class DirectorCore:
             return f"game {gid} is assigned to {where}, not table {cmd.table}"
         if game.state in ("pending", "cancelled"):
             return f"game {gid} is {game.state}"
+        problem = _binding_problem(cmd, gid, game.plan.round)
+        if problem is not None:
+            return problem
         details: dict[str, Any] = {
             "game": gid,
             "table": game.table,
@@ -546,6 +549,24 @@ class DirectorCore:
             matches.advance(self.floor, work)
         places.settle_places(self.floor, work)
         matches.allocate(self.floor, work)
+
+
+def _binding_problem(cmd: ArbiterCommand, game_id: str, round_number: int) -> str | None:
+    """Why a director's command for game ``game_id`` of round ``round_number`` is not
+    signed for them, or None. Its signature binds ``game_id`` and ``round`` (issue 32;
+    docs/referee.md): a confirm-result of one game is never taken for another."""
+    if cmd.game_id != game_id:
+        return (
+            f"command {cmd.command_id} is signed for game {cmd.game_id or 'none'}, not for"
+            f" game {game_id} that it confirms"
+        )
+    if cmd.round != round_number:
+        signed = "no round" if cmd.round is None else f"round {cmd.round}"
+        return (
+            f"command {cmd.command_id} is signed for {signed}; game {game_id} is of"
+            f" round {round_number}"
+        )
+    return None
 
 
 def _seat_of_black(plan: PlannedGame, state: TableState) -> Seat | None:

@@ -6,6 +6,12 @@ as it travels on the bus (``"v": 1``, signed) — and reads one line back,
 from the bus: it verifies the signature too, because file permissions say only which
 local user connected, not which referee.
 
+One other line is understood: `GAMES_QUERY` (``{"query":"games"}``) asks which game each
+table of the host plays; the reply's message is a JSON object ``{"3": "g-12", "4": null}``
+(`games_message`, read back by `ask_games`). ``wuzi referee send --socket`` asks it to
+sign a command for the table's current game (a command names its game: issue 32) when
+the referee gives no ``--game``; game ids are public (every table state shows them).
+
 Design for a single-threaded service loop: `ControlServer` owns a private selector
 (epoll on Linux) holding the listening socket and every client, and `fileno` is *that
 selector's* descriptor, which is readable whenever any of them has something to do. The
@@ -33,11 +39,21 @@ import selectors
 import socket
 import stat
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["MAX_LINE_BYTES", "ControlError", "ControlRequest", "ControlServer", "send_line"]
+__all__ = [
+    "GAMES_QUERY",
+    "MAX_LINE_BYTES",
+    "ControlError",
+    "ControlRequest",
+    "ControlServer",
+    "ask_games",
+    "games_message",
+    "send_line",
+]
 
 log = logging.getLogger("wuzi.host.control")
 
@@ -46,6 +62,8 @@ MAX_LINE_BYTES = 64 * 1024
 MAX_PENDING_REPLY_BYTES = 1024 * 1024  # a client that never reads its replies is dropped
 MAX_CLIENTS = 64
 _READ_CHUNK = 16 * 1024
+GAMES_QUERY = b'{"query":"games"}'
+"""The control line that asks for each table's game (see the module docstring)."""
 
 
 class ControlError(OSError):
@@ -423,3 +441,27 @@ def _parse_reply(where: str, line: bytes) -> dict[str, Any]:
             f"control socket {where!r}: the reply is not {{'ok': bool, 'message': str}}"
         )
     return obj
+
+
+def games_message(games: Mapping[int, str | None]) -> str:
+    """The reply message to `GAMES_QUERY`: ``{"<table>": "<game id>" or null}``."""
+    return json.dumps({str(n): games[n] for n in sorted(games)}, separators=(",", ":"))
+
+
+def ask_games(path: str | Path, timeout_s: float) -> dict[int, str | None]:
+    """Each table's game, as the host at ``path`` plays it (None: no game yet);
+    `ControlError` if it cannot be reached or answers something else (an older host)."""
+    reply = send_line(path, GAMES_QUERY, timeout_s)
+    where = str(path)
+    try:
+        obj = json.loads(reply["message"]) if reply["ok"] else None
+    except ValueError:
+        obj = None
+    if not isinstance(obj, dict) or not all(
+        key.isdigit() and (value is None or isinstance(value, str)) for key, value in obj.items()
+    ):
+        raise ControlError(
+            f"control socket {where!r}: the host does not say which game its tables play"
+            f" (an older host?): {reply['message'][:200]}"
+        )
+    return {int(key): value for key, value in obj.items()}

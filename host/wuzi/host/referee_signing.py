@@ -21,7 +21,14 @@ from wuzi.bus.schemas import ArbiterCommand, MessageError, encode, parse_message
 from wuzi.config.venue import RefereeConfig, VenueConfig
 from wuzi.host.commands import CommandError, check_args
 
-__all__ = ["SendError", "build_command", "find_referee", "key_and_secret", "parse_values"]
+__all__ = [
+    "SendError",
+    "build_command",
+    "check_command",
+    "find_referee",
+    "key_and_secret",
+    "parse_values",
+]
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -106,6 +113,21 @@ def key_and_secret(
         raise SendError(f"referee {referee.name!r}: {exc}") from None
 
 
+def check_command(venue: VenueConfig, action: str, table: int | None, args: dict[str, Any]) -> None:
+    """`SendError` unless ``action`` with ``args`` for ``table`` is a command a host
+    takes (the arguments as the host checks them, the table in the venue file): checked
+    before anything is asked of a host or the broker."""
+    try:
+        check_args(action, args)
+    except CommandError as exc:
+        raise SendError(str(exc)) from None
+    if table is not None:
+        try:
+            venue.table(table)
+        except KeyError:
+            raise SendError(f"no table {table} in {venue.source}") from None
+
+
 def build_command(
     venue: VenueConfig,
     referee: str,
@@ -116,17 +138,20 @@ def build_command(
     *,
     issued_ms: int,
     command_id: str | None = None,
+    game_id: str | None = None,
+    round: int | None = None,
 ) -> ArbiterCommand:
-    """The signed command, checked as a host will parse it (envelope and arguments)."""
-    try:
-        check_args(action, args)
-    except CommandError as exc:
-        raise SendError(str(exc)) from None
-    if table is not None:
-        try:
-            venue.table(table)
-        except KeyError:
-            raise SendError(f"no table {table} in {venue.source}") from None
+    """The signed command, checked as a host will parse it (envelope and arguments).
+
+    ``game_id``: the game the command is for, signed with it (a host refuses it on a
+    table that plays another game): the table's current game, None while it has none;
+    a command for every table (``table`` None) names none. ``round``: the game's round,
+    for the director's commands."""
+    check_command(venue, action, table, args)
+    if table is None and game_id is not None:
+        raise SendError(
+            f"a command for every table names no game (not {game_id!r}): give --table N"
+        )
     cmd = ArbiterCommand(
         command_id=command_id or str(uuid.uuid4()),
         referee=referee,
@@ -134,6 +159,8 @@ def build_command(
         table=table,
         args=args,
         issued_ms=issued_ms,
+        game_id=game_id,
+        round=round,
     )
     try:
         signed = sign(cmd, key)

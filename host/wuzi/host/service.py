@@ -56,14 +56,15 @@ from wuzi.bus.schemas import (
 )
 from wuzi.config import TableConfig, VenueConfig
 from wuzi.config.credentials import referee_keys
+from wuzi.host.command_window import CommandWindow, Verdict, shown_game
 from wuzi.host.commands import CommandError, to_inputs
-from wuzi.host.control import ControlServer
+from wuzi.host.control import GAMES_QUERY, ControlServer, games_message
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why, noisy_line_alert
 from wuzi.host.outbound import Outbound
 from wuzi.host.recovery import keep_snapshot, last_known_ns, recover_runtime, stalest
 from wuzi.host.served import Devices, ServedTable, refresh_displays
 from wuzi.host.systemd import Notifier
-from wuzi.host.table_runtime import Record, table_id
+from wuzi.host.table_runtime import COMMAND_KIND, Record, table_id
 from wuzi.host.timebase import HostTime
 from wuzi.io.serial_link import LinkLoop
 from wuzi.journal import Journal
@@ -192,6 +193,7 @@ class HostService:
         self._by_driver: dict[object, ServedTable] = {}
         self._inbox = _Inbox()
         self._keys: dict[str, bytes] = {}
+        self.commands = CommandWindow(options.command_max_age_ms)  # once, in their own game
         self._next_heartbeat_ns = 0
         self._stopping = False
         self.recovered_tables = 0
@@ -251,6 +253,8 @@ class HostService:
         table = ServedTable(runtime=runtime, config=config)
         table.seq = self.journal.last_seq(table_id(number))
         table.snapshot_seq = snapshot_seq
+        commands = self.journal.newest_of_kind(table_id(number), COMMAND_KIND)
+        self.commands.recall(number, commands, self.wall_ms())
         self.tables[config.number] = table
         now, wall = self.time.now_ns(), self.wall_ms()
         if runtime.session is not None:
@@ -636,13 +640,16 @@ class HostService:
 
     def _execute_on(self, table: ServedTable, command: ArbiterCommand) -> str:
         runtime = table.runtime
-        if command.command_id in runtime.commands_seen:
-            # a repeat (QoS 1 delivers at least once): already done
-            log.info("table %d: command %s again: ignored", runtime.number, command.command_id)
-            return ""
         now, wall = runtime.clamp(self.time.now_ns()), self.wall_ms()
-        meta = {"referee": command.referee, "action": command.action}
+        verdict = self.commands.check(command, runtime.number, shown_game(runtime), wall)
+        if verdict is Verdict.REPEAT:  # QoS 1 delivers at least once: already done
+            log.info("table %d: command %s again: ignored", runtime.number, command.command_id)
+            return f"command {command.command_id} was carried out already: a repeat, ignored"
+        meta: dict[str, Any] = {"referee": command.referee, "action": command.action}
         try:
+            if isinstance(verdict, str):
+                raise TableError(verdict)
+            meta |= self.commands.record_fields(command, wall)
             if command.action == "next-game" and (
                 runtime.waiting is not None or runtime.session is None or self.options.standalone
             ):
@@ -651,6 +658,7 @@ class HostService:
                 setup = self._default_setup() if self.options.standalone else None
                 records = runtime.begin_by_command(command.command_id, meta, now, wall, setup)
                 self.out.commit(table, records)
+                self.commands.carried_out(command, runtime.number)
                 table.display_due_ns = 0
                 return ""
             session = runtime.session
@@ -660,6 +668,7 @@ class HostService:
             strict = command.action in PLAYER_ACTIONS
             records = runtime.feed_command(command.command_id, meta, inputs, wall, strict=strict)
             self.out.commit(table, records)
+            self.commands.carried_out(command, runtime.number)
         except (TableError, CommandError) as exc:
             log.warning(
                 "table %d: command %s (%s) refused: %s",
@@ -680,6 +689,10 @@ class HostService:
     def _on_control(self) -> None:
         assert self.control is not None
         for request in self.control.on_readable():
+            if request.payload.strip() == GAMES_QUERY:
+                games = {n: shown_game(t.runtime) for n, t in self.tables.items()}
+                request.reply(True, games_message(games))
+                continue
             try:
                 message = parse_message(topics.arbiter_commands(self.venue.id), request.payload)
             except MessageError as exc:

@@ -302,6 +302,33 @@ class Journal:
         )
         return int(row[0]) if row[0] is not None else 0
 
+    def newest_of_kind(self, table: str, kind: str) -> Iterator[JournalEntry]:
+        """The table's events of ``kind``, newest first (by the kind index, in pages), so
+        a reader that wants only the recent ones (the host's commands of the last two
+        minutes, across the table's earlier games) stops early and reads nothing else."""
+        check_name("table id", table)
+        check_kind(kind)
+        self._conn()
+        return self._newest_of_kind(table, kind)
+
+    def _newest_of_kind(self, table: str, kind: str) -> Iterator[JournalEntry]:
+        before = 2**63 - 1
+        while True:
+            page = (
+                self._conn()
+                .execute(
+                    f"SELECT {_COLUMNS} FROM events WHERE table_id = ? AND kind = ? AND seq < ?"
+                    " ORDER BY seq DESC LIMIT ?",
+                    (table, kind, before, PAGE_SIZE),
+                )
+                .fetchall()
+            )
+            for row in page:
+                yield _entry(row)
+            if len(page) < PAGE_SIZE:
+                return
+            before = int(page[-1][2])
+
     # -- snapshots -----------------------------------------------------------------------
 
     def save_snapshot(self, table: str, seq: int, format_id: str, data: bytes) -> None:

@@ -64,6 +64,7 @@ class RefereeRequest:
     action: str
     table: int
     args: dict[str, Any]
+    game_id: str | None = None  # the game the table shows: the command is signed for it
 
 
 def game_seed(seed: int, game_id: str, what: str = "bots") -> int:
@@ -347,9 +348,15 @@ class TableHands:
             game.frozen = True
             args = {"winner": None, "reason": DRAW_REASON}
             out += self._once(f"draw/{state.game_id}", "set-result", args, now_ms)
-        # an idle table shows the game waiting for the referee's start (or none); a
-        # finished one still shows its last game until the next begins
-        startable = state.status == "idle" or (
+        # an idle table shows the game waiting for the referee's start (or none): the
+        # referee starts it once the host shows it, as the command is signed for the game
+        # the table shows (a host refuses one for another); a finished one still shows
+        # its last game until the next begins
+        startable = (
+            state.status == "idle"
+            and assignment is not None
+            and state.game_id == assignment.game_id
+        ) or (
             state.status == "finished"
             and assignment is not None
             and assignment.game_id != state.game_id
@@ -370,7 +377,8 @@ class TableHands:
         if sent is not None and now_ms - sent < RETRY_MS:
             return []
         self._sent[key] = now_ms
-        return [RefereeRequest(action, self.number, args)]
+        game_id = self.state.game_id if self.state is not None else None
+        return [RefereeRequest(action, self.number, args, game_id)]
 
 
 def _older(new: TableState, old: TableState) -> bool:

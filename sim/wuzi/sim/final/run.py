@@ -299,6 +299,7 @@ class VenueRun:
             request.table,
             request.args,
             issued_ms=int(time.time() * 1000),
+            game_id=request.game_id,
         )
         self.bus.publish(topics.arbiter_commands(self.venue_id), command)
 
