@@ -97,6 +97,12 @@ class Wire:
         self.client.disconnect()
 
 
+def _shown(outer: HostUnderTest) -> str | None:
+    """The game table 1's last referee state shows (what a referee signs for)."""
+    state = outer.observer.referee.get(1)
+    return None if state is None else state.game_id
+
+
 class Fuzzed:
     """The host in this process with game ``g-1`` running (Black's h8 on the board)."""
 
@@ -115,6 +121,8 @@ class Fuzzed:
         runtime = self.service.tables[1].runtime
         outer.assign(replace(ASSIGNMENT, issued_ms=_now_ms()))
         inside.pump(lambda: runtime.waiting is not None, 10, "the assignment held")
+        # the referee signs for the game the table shows: wait until its state shows it
+        inside.pump(lambda: _shown(outer) == ASSIGNMENT.game_id, 10, "the waiting game shown")
         outer.command("next-game", 1, via="bus")
         inside.pump(lambda: runtime.session is not None, 10, "the game begun")
         outer.sim.place(1, "h8", BLACK)
