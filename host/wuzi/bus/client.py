@@ -12,9 +12,10 @@ on each retained topic (the birth first) and republishes them all, before anythi
 on every connect and reconnect — a broker restored from an old database, or one that
 lost its retained messages, is corrected at once (docs/bus.md, "Retained messages are
 republished"). Readers keep the newest state by `wuzi.bus.newest.supersedes`, so the
-older copies paho resends afterwards change nothing on a screen. Incoming messages are parsed with
-`parse_message`; a malformed one is logged with its reason, passed to ``on_rejected``
-and changes nothing — the handler never sees it.
+older copies paho resends afterwards change nothing on a screen.
+
+Incoming messages are parsed with `parse_message`; a malformed one is logged with its
+reason, passed to ``on_rejected`` and changes nothing — the handler never sees it.
 
 Callbacks (handlers, ``on_sent``, ``on_rejected``) run on paho's network thread: keep
 them short and hand work to the owner's own loop. An exception in a handler is logged,
@@ -515,6 +516,10 @@ class BusClient:
             f"connected to {self.address.host}:{self.address.port}"
             + (" (session kept)" if flags.session_present else ""),
         )
+        # First of all on this connection, before the subscriptions: paho resends its
+        # unacknowledged messages only once this callback returns, and `_run` flushes the
+        # held ones after that. The birth is among them (the last status published).
+        self._republish_retained()
         with self._changed:
             self._connected = True
             self._session_present = bool(flags.session_present)
@@ -522,10 +527,6 @@ class BusClient:
             for topic_filter in self._filters:
                 self._subscribe_locked(topic_filter)
             self._changed.notify_all()
-        # Before anything else on this connection: paho resends its unacknowledged
-        # messages only once this callback returns, and `_run` flushes the held ones
-        # after that. The birth is among them (the last status published, in fact).
-        self._republish_retained()
 
     def _handle_disconnect(
         self,
