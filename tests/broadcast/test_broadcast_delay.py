@@ -66,8 +66,13 @@ def test_repeats_and_older_states_are_dropped() -> None:
     assert delay.accept(topics.table_events(V, 3), e1, 4) is not None
     assert delay.accept(topics.table_events(V, 3), e1, 5) is None
     assert delay.accept(topics.table_events(V, 3), live_event(3, 2, 113), 6) is not None
-    new_game = live_state(3, (), game_id="g-2", at_ms=500)
+    # another game is ordered by the host's time (wuzi.bus.newest): a copy of the game
+    # before, late (a broker restored from an old database), is dropped; the next is not
+    before = live_state(3, (112, 113, 114), game_id="g-0", at_ms=1_500)
+    assert delay.accept(state_topic(), before, 7) is None
+    new_game = live_state(3, (), game_id="g-2", at_ms=2_500)
     assert delay.accept(state_topic(), new_game, 7) is not None
+    assert delay.accept(state_topic(), s2, 7) is None  # the game before, late
     assert delay.accept(state_topic(), Cleared(state_topic()), 8) is not None
     assert delay.accept(state_topic(), Cleared(state_topic()), 9) is None
 

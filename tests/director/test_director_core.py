@@ -364,6 +364,31 @@ def test_a_missed_result_is_taken_from_the_tables_retained_state() -> None:
     assert core.games["r1-m2-b1"].reason == "flag"
 
 
+def test_an_older_table_state_never_takes_the_table_back() -> None:
+    """A broker restored from an old database serves ``playing seq 14`` after the host's
+    ``paused seq 16``, and the game before after the next one: the director keeps the
+    newer state's game and status (what the screens' competition state shows)."""
+    core = make_core(final())
+    step(core, core.on_start(NOW))
+    a = core.assignment(2)
+    assert a is not None
+    playing = TableState(
+        table=2, game_id=a.game_id, seq=14, status="playing", moves=(112,), black_ms=1000,
+        white_ms=2000, running="black", result=None, at_ms=NOW + 9_000,
+    )  # fmt: skip
+    paused = replace(playing, seq=16, status="paused", running=None, at_ms=NOW + 5_000)
+    step(core, core.on_table_state(paused, NOW))
+    assert core.live[2] == (a.game_id, "paused")
+    assert core.on_table_state(playing, NOW).empty  # older by seq, whatever its stamp
+    nxt = replace(paused, game_id="r2-m1-b2", seq=0, status="idle", at_ms=NOW + 6_000)
+    step(core, core.on_table_state(nxt, NOW))
+    assert core.live[2] == ("r2-m1-b2", "idle")
+    assert core.on_table_state(paused, NOW).empty  # the game before, by its stamp
+    assert core.live[2] == ("r2-m1-b2", "idle")
+    later = replace(nxt, seq=1, status="playing", running="black")
+    assert core.on_table_state(later, NOW).live == {2: ("r2-m1-b2", "playing")}
+
+
 def test_host_statuses_are_logged_when_they_change() -> None:
     core = make_core(final())
     step(core, core.on_start(NOW))

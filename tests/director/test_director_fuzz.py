@@ -93,7 +93,7 @@ class OfflineBus(BusClient):
 
     def topics(self) -> list[str]:
         """The topics of everything published so far, in order."""
-        return [topic for _, topic, _, _ in self._held]
+        return [held.topic for held in self._held]
 
 
 @dataclass

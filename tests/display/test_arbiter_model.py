@@ -111,6 +111,27 @@ def test_an_event_newer_than_the_state_survives_that_state() -> None:
     assert not model.apply(topics.arbiter_state(V, 4), referee(4, 18), 250)  # older copy
 
 
+def test_a_late_arbiter_screen_never_goes_back_to_an_older_state() -> None:
+    """A broker restored from an old database serves a referee state and a table state
+    older than the ones the screen holds: the same game's by ``seq`` (whatever their
+    stamp), the game before by ``at_ms``; the screen keeps the newer ones."""
+    model = ArbiterModel()
+    paused = replace(referee(4, 120, alert("pi/4/118", "flag")), status="paused", at_ms=5_000)
+    assert model.apply(topics.arbiter_state(V, 4), paused, 100)
+    assert not model.apply(topics.arbiter_state(V, 4), replace(referee(4, 110), at_ms=9_000), 200)
+    earlier = replace(referee(4, 300, game="g0"), at_ms=4_000)
+    assert not model.apply(topics.arbiter_state(V, 4), earlier, 300)
+    assert [a.key for a in model.alerts(400)] == ["pi/4/118"]
+    state = replace(sample_clock_state(), table=4, seq=16, status="paused", running=None)
+    assert model.apply(topics.table_state(V, 4), state, 500)
+    playing = replace(sample_clock_state(), table=4, seq=14, at_ms=state.at_ms + 1)
+    assert not model.apply(topics.table_state(V, 4), playing, 600)
+    before = replace(state, game_id="g0", seq=90, status="playing", at_ms=state.at_ms - 1)
+    assert not model.apply(topics.table_state(V, 4), before, 700)
+    nxt = replace(referee(4, 3, game="g2"), at_ms=6_000)
+    assert model.apply(topics.arbiter_state(V, 4), nxt, 800)  # the next game: later
+
+
 def test_odd_alert_event_data_is_shown_not_fatal() -> None:
     model = ArbiterModel()
     bad = TableEvent("pi/4/1", 4, "g1", 1, "alert", 1, {"reason": 5, "points": ["x", 3, True, 999]})

@@ -11,7 +11,6 @@ from wuzi.bus.schemas import Cleared, TableEvent
 from wuzi.display.clock_model import (
     ClockModel,
     clock_face,
-    newer_state,
     waiting_face,
 )
 from wuzi.display.clock_sample import (
@@ -131,18 +130,23 @@ def test_other_tables_and_other_kinds_are_ignored() -> None:
     assert model.state is None
 
 
-def test_stale_repeats_are_dropped_and_a_new_game_always_replaces() -> None:
+def test_an_older_state_never_replaces_a_newer_one() -> None:
+    """A broker restored from an old database, or paho's resend, hands the screen an older
+    state: of the same game by ``seq`` (then ``at_ms``), of another game by ``at_ms``."""
     state = sample_clock_state()
-    older = replace(state, seq=state.seq - 1, black_ms=99_000)
-    assert newer_state(None, state)
-    assert not newer_state(state, older)
-    assert not newer_state(state, replace(state, at_ms=state.at_ms - 1))
-    assert newer_state(state, replace(state, at_ms=state.at_ms))  # a republish
-    assert newer_state(state, replace(older, game_id="next-game"))
     model = ClockModel(T)
-    model.apply(STATE_TOPIC, state, 0)
+    assert model.apply(STATE_TOPIC, state, 0)
+    older = replace(state, seq=state.seq - 1, black_ms=99_000, at_ms=state.at_ms + 5)
     assert not model.apply(STATE_TOPIC, older, 5)
+    assert not model.apply(STATE_TOPIC, replace(state, at_ms=state.at_ms - 1), 5)
+    previous_game = replace(older, game_id="r0-g1", seq=90, at_ms=state.at_ms - 60_000)
+    assert not model.apply(STATE_TOPIC, previous_game, 5)
+    assert model.state == state and model.base_ms == 0
     assert model.face(0).black.text == "7.3"
+    assert model.apply(STATE_TOPIC, replace(state, at_ms=state.at_ms), 9)  # a republish
+    next_game = replace(state, game_id="next-game", seq=0, at_ms=state.at_ms + 1)
+    assert model.apply(STATE_TOPIC, next_game, 10)
+    assert not model.apply(STATE_TOPIC, state, 11)  # the finished game's copy, late
 
 
 def test_the_assignment_of_another_game_does_not_label_this_one() -> None:

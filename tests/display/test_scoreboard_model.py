@@ -144,6 +144,23 @@ def test_older_states_and_repeats_are_ignored() -> None:
     assert model.card(1, 1_100).white_clock.text == "4:59"  # type: ignore[union-attr]
 
 
+def test_the_hall_never_goes_back_to_an_older_state() -> None:
+    """The issue's broker restored from an old database: ``playing seq 14`` comes after
+    ``paused seq 16`` of the same game (stamped later, even), and the game before comes
+    after the next one; both are refused, on the live and the public topic alike."""
+    for topic in (topics.table_state(V, 1), topics.public_state(V, 1)):
+        model = VenueModel()
+        paused = state(seq=16, status="paused", running=None, at_ms=5_000)
+        assert model.apply(topic, paused, 100)
+        assert not model.apply(topic, state(seq=14, at_ms=9_000), 200)
+        assert model.state(1) == paused
+        assert model.card(1, 300).status != ""  # still shown paused
+        nxt = state(game_id="g9", seq=0, status="idle", moves=(), running=None, at_ms=6_000)
+        assert model.apply(topic, nxt, 300)
+        assert not model.apply(topic, paused, 400)  # the game before, late
+        assert model.state(1) == nxt
+
+
 def test_cleared_state_removes_the_game() -> None:
     topic = topics.table_state(V, 1)
     model = model_with((topic, state()))

@@ -96,6 +96,23 @@ def test_a_finished_game_keeps_its_page_and_record_after_the_next_game() -> None
     assert model.record("nope") is None
 
 
+def test_the_page_never_goes_back_to_an_older_state() -> None:
+    """Same game: by ``seq`` (an older copy stamped later is still older); another game:
+    by the host's time (the game before, served late by a restored broker)."""
+    model = WebModel(V)
+    topic = topics.public_state(V, 4)
+    paused = live_state(4, (112, 113), seq=16, status="paused", at_ms=5_000)
+    assert model.apply(topic, paused, 0) == [("table", "4")]
+    assert model.apply(topic, live_state(4, (112,), seq=14, at_ms=9_000), 1) == []
+    before = live_state(4, (1, 2, 3), game_id="g-0", at_ms=4_000)
+    assert model.apply(topic, before, 2) == []
+    view = model.table_view(4, 3)
+    assert view is not None and view["status"] == paused.status
+    nxt = live_state(4, (), game_id="g-2", at_ms=6_000)
+    assert model.apply(topic, nxt, 4) == [("table", "4")]
+    assert model.apply(topic, paused, 5) == []
+
+
 def test_a_cleared_state_removes_the_table() -> None:
     model = WebModel(V)
     model.apply(topics.public_state(V, 4), live_state(4), 0)

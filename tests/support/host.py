@@ -27,6 +27,7 @@ from paho.mqtt import publish
 from wuzi.bus import topics
 from wuzi.bus.auth import sign
 from wuzi.bus.client import BusClient
+from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import (
     ArbiterCommand,
     Assignment,
@@ -47,7 +48,8 @@ REFEREE = "chief"
 
 @dataclass
 class Observer:
-    """Everything the host publishes, by kind, deduplicated by event id."""
+    """Everything the host publishes, by kind, deduplicated by event id; the newest state
+    of each table (`wuzi.bus.newest`: an older retained copy after a reconnect is not)."""
 
     events: dict[int, list[TableEvent]] = field(default_factory=dict)
     alerts: dict[int, list[TableEvent]] = field(default_factory=dict)
@@ -67,9 +69,11 @@ class Observer:
                 box = self.alerts if message.kind == "alert" else self.events
                 box.setdefault(message.table, []).append(message)
             elif isinstance(message, TableState) and "/public/" not in topic:
-                self.states[message.table] = message
+                if supersedes(message, self.states.get(message.table)):
+                    self.states[message.table] = message
             elif isinstance(message, RefereeState):
-                self.referee[message.table] = message
+                if supersedes(message, self.referee.get(message.table)):
+                    self.referee[message.table] = message
             elif hasattr(message, "online"):
                 self.online = bool(message.online)
                 self.links_down = tuple(getattr(message, "links_down", ()))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import (
     ALERT_KIND,
     ALERT_REASONS,
@@ -44,7 +45,7 @@ from wuzi.bus.schemas import (
     TableState,
 )
 from wuzi.bus.topics import TopicError, TopicKind, parse_topic
-from wuzi.display.clock_model import ClockFace, clock_change_ms, clock_face, newer_state
+from wuzi.display.clock_model import ClockFace, clock_change_ms, clock_face
 from wuzi.display.timefmt import NEVER_MS
 from wuzi.rules.board import Board
 from wuzi.rules.errors import RulesError
@@ -260,7 +261,7 @@ class ArbiterModel:
             changed = table.state is not None
             table.state = None
             return changed
-        if isinstance(message, TableState) and newer_state(table.state, message):
+        if isinstance(message, TableState) and supersedes(message, table.state):
             table.state, table.state_ms = message, received_ms
             return True
         return False
@@ -273,9 +274,8 @@ class ArbiterModel:
             return changed
         if not isinstance(message, RefereeState):
             return False
-        old = table.referee
-        if old is not None and old.game_id == message.game_id and message.seq < old.seq:
-            return False  # an older copy
+        if not supersedes(message, table.referee):
+            return False  # an older copy (wuzi.bus.newest): the screen never goes back
         table.referee, table.referee_ms = message, received_ms
         # Events the state has folded in are either listed in it or closed.
         table.events = {k: v for k, v in table.events.items() if v[0].seq > message.seq}

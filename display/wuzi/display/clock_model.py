@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import Assignment, Cleared, Message, TableState
 from wuzi.bus.topics import TopicError, TopicKind, parse_topic
 from wuzi.display.timefmt import (
@@ -43,7 +44,6 @@ __all__ = [
     "ClockModel",
     "SideFace",
     "clock_face",
-    "newer_state",
     "waiting_face",
 ]
 
@@ -191,17 +191,6 @@ def clock_change_ms(state: TableState, base_ms: int, now_ms: int) -> int:
     return next_visible_change_ms(extrapolate_ms(remaining, True, base_ms, now_ms), True)
 
 
-def newer_state(old: TableState | None, new: TableState) -> bool:
-    """Whether ``new`` should replace ``old``: a different game always does; within one
-    game a lower ``seq``, or the same seq stamped earlier, is a stale repeat (an old
-    retained copy after a reconnect) and is dropped."""
-    if old is None or old.game_id != new.game_id:
-        return True
-    if new.seq != old.seq:
-        return new.seq > old.seq
-    return new.at_ms >= old.at_ms
-
-
 class ClockModel:
     """The clock display of one table, fed message by message (see the module doc)."""
 
@@ -213,7 +202,8 @@ class ClockModel:
 
     def apply(self, topic: str, message: Message, received_ms: int) -> bool:
         """Fold one message in; True if it changed what the model holds. Messages of
-        other tables or kinds, and stale repeats, are ignored (False)."""
+        other tables or kinds, repeats and older states (`wuzi.bus.newest`) are ignored
+        (False)."""
         try:
             where = parse_topic(topic)
         except TopicError:
@@ -225,7 +215,7 @@ class ClockModel:
                 changed = self.state is not None
                 self.state = None
                 return changed
-            if isinstance(message, TableState) and newer_state(self.state, message):
+            if isinstance(message, TableState) and supersedes(message, self.state):
                 self.state, self.base_ms = message, received_ms
                 return True
             return False

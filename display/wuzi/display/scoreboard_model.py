@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import (
     Assignment,
     BracketMatch,
@@ -213,8 +214,8 @@ class VenueModel:
             return changed
         if not isinstance(message, TableState):
             return False
-        if slot.state is not None and message.at_ms < slot.state.at_ms:
-            return False  # an older state arriving late: at_ms orders a table's states
+        if not supersedes(message, slot.state):
+            return False  # an older state arriving late (wuzi.bus.newest): never go back
         if message == slot.state:
             return False  # a repeat (QoS 1 after a reconnect): keep the first receive time
         slot.state = message

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import (
     Cleared,
     CompetitionState,
@@ -94,15 +95,8 @@ class WebModel:
         if not isinstance(message, TableState):
             return []
         old = self._tables.get(where.table)
-        if old is not None:
-            state = old[0]
-            if state == message:
-                return []
-            if state.game_id == message.game_id and (message.seq, message.at_ms) < (
-                state.seq,
-                state.at_ms,
-            ):
-                return []
+        if old is not None and (old[0] == message or not supersedes(message, old[0])):
+            return []  # a repeat, or an older state (wuzi.bus.newest): never go back
         self._tables[where.table] = (message, received_ms)
         if message.game_id is not None:
             game = self._games.get(message.game_id)

@@ -22,9 +22,10 @@ the feed a little more, never less. Nothing is ever released before it is due.
 
 **Repeats.** The broker delivers a retained state again at every (re)subscribe, and a
 persistent session may hand over queued messages after the newer retained one; both are
-dropped here: a state equal to the last one taken for its table, a state of the same game
-older than it (lower ``seq``, or the same ``seq`` and earlier ``at_ms``), an event whose
-game ``seq`` is not past the last event taken for its table. `remembered` is what the
+dropped here: a state equal to the last one taken for its table, a state older than it
+(`wuzi.bus.newest.supersedes`: of the same game a lower ``seq``, or the same ``seq`` and an
+earlier ``at_ms``; of another game an earlier ``at_ms``), an event whose game ``seq`` is
+not past the last event taken for its table. `remembered` is what the
 journal keeps of this, so the judgement survives a restart.
 """
 
@@ -36,6 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from wuzi.bus import topics
+from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import MAX_STAMP_MS, Cleared, Message, TableEvent, TableState
 from wuzi.bus.topics import TopicError, TopicKind, parse_topic
 
@@ -190,8 +192,4 @@ class PublicDelay:
             return not isinstance(last, Cleared)
         if not isinstance(message, TableState) or not isinstance(last, TableState):
             return True
-        if message == last:
-            return False
-        if message.game_id == last.game_id and message.game_id is not None:
-            return (message.seq, message.at_ms) >= (last.seq, last.at_ms)
-        return True
+        return message != last and supersedes(message, last)

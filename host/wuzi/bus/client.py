@@ -5,9 +5,17 @@ QoS 1 with the retain flag the topic's policy demands (`wuzi.bus.topics.TOPIC_PO
 paho keeps unacknowledged messages in publish order, queues them while the broker is
 away and resends them in order after every reconnect; the `Outbox` on top turns PUBACKs
 into ``on_sent(key)`` calls, in publish order, so a caller marks an event sent (in its
-journal) only once the broker has it. Incoming messages are parsed with
-`parse_message`; a malformed one is logged with its reason, passed to ``on_rejected``
-and changes nothing — the handler never sees it.
+journal) only once the broker has it.
+
+Retained state is the owner's truth: the client remembers the last message it published
+on each retained topic (the birth first) and republishes them all, before anything else,
+on every connect and reconnect — a broker restored from an old database, or one that
+lost its retained messages, is corrected at once (docs/bus.md, "Retained messages are
+republished"). Readers keep the newest state by `wuzi.bus.newest.supersedes`, so the
+older copies paho resends afterwards change nothing on a screen.
+
+Incoming messages are parsed with `parse_message`; a malformed one is logged with its
+reason, passed to ``on_rejected`` and changes nothing — the handler never sees it.
 
 Callbacks (handlers, ``on_sent``, ``on_rejected``) run on paho's network thread: keep
 them short and hand work to the owner's own loop. An exception in a handler is logged,
@@ -59,7 +67,18 @@ Handler = Callable[[str, Message], None]
 Rejected = Callable[[str, MessageError], None]
 Sent = Callable[[str], None]
 
-_INTERNAL = ""  # outbox key of messages the client publishes itself (birth)
+_INTERNAL = ""  # outbox key of messages nobody asked to hear of (no key, the republish)
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A message published while the client was not ready, waiting for the flush."""
+
+    sequence: int  # in the outbox
+    topic: str
+    payload: bytes
+    retain: bool
+    key: str
 
 
 @dataclass(frozen=True)
@@ -104,7 +123,6 @@ class BusClient:
         if not client_id:
             raise BusConfigError("client id must not be empty")
         self.client_id = client_id
-        self._birth = birth
         self._on_sent = on_sent
         self._on_rejected = on_rejected
         self._keepalive_s = keepalive_s
@@ -141,6 +159,11 @@ class BusClient:
         self._lost = ""  # why the last connection ended (paho's reason)
         self.attempts = 0  # connection attempts so far (for tests and benches)
         self._paho.max_queued_messages_set(0)  # unbounded: the journal is the real limit
+        # No limit on messages in flight either: with paho's 20, a publish beyond the 20th
+        # waits in paho's queue and leaves only after its older resends, so the retained
+        # republish would no longer be first on the wire after a reconnect (nor the held
+        # messages after the resends). Mosquitto takes a 3.1.1 client's QoS 1 unbounded.
+        self._paho.max_inflight_messages_set(0)
         self._paho.on_connect = self._handle_connect
         self._paho.on_disconnect = self._handle_disconnect
         self._paho.on_publish = self._handle_puback
@@ -154,7 +177,12 @@ class BusClient:
         self._connected = False
         self._session_present = False
         self._ready = False  # connected and paho's resends are out: publish directly
-        self._held: deque[tuple[int, str, bytes, bool]] = deque()  # published while not ready
+        self._held: deque[_Held] = deque()  # published while not ready
+        # the last payload published on each retained topic, republished first at every
+        # connect (the birth is the first; a later status on its topic replaces it)
+        self._retained: dict[str, bytes] = {}
+        if birth is not None:
+            self._retained[birth.topic] = encode(birth.message)
         self._sent: deque[str] = deque()  # keys acknowledged, waiting to be reported
         self._report_lock = threading.RLock()  # reports leave in order, one thread at a time
         self._closing = threading.Event()
@@ -302,11 +330,41 @@ class BusClient:
         return self._backoff.failed()
 
     def _flush_held(self) -> None:
+        """Hand paho what was published while the client was not ready, in order, once
+        paho has resent its unacknowledged messages (after the retained republish).
+
+        A retained message without a key that a later held one of its topic supersedes
+        is not sent (it is settled in the outbox as if acknowledged): the republish has
+        already put the newest on the broker, and the later one goes out after paho's
+        resends, so the broker ends on the newest either way; sending the older one would
+        only show the hall the past once more."""
         with self._publish_lock:
+            last = {h.topic: h.sequence for h in self._held if h.retain and h.key == _INTERNAL}
             while self._held:
-                sequence, topic, payload, retain = self._held.popleft()
-                self._hand_to_paho(sequence, topic, payload, retain)
+                held = self._held.popleft()
+                if held.retain and held.key == _INTERNAL and last[held.topic] != held.sequence:
+                    with self._changed:
+                        self._sent.extend(self._outbox.settle(held.sequence))
+                        self._changed.notify_all()
+                    self._report()
+                    continue
+                self._hand_to_paho(held.sequence, held.topic, held.payload, held.retain)
             self._ready = True
+
+    def _republish_retained(self) -> None:
+        """Send the last message of every retained topic this client published, first on
+        the new connection (from the CONNACK callback, before paho resends anything)."""
+        with self._publish_lock:
+            for topic, payload in self._retained.items():
+                with self._lock:
+                    sequence = self._outbox.add(_INTERNAL)
+                self._hand_to_paho(sequence, topic, payload, True)
+
+    def retained(self) -> dict[str, bytes]:
+        """The last payload this client published on each retained topic (what it
+        republishes at every connect), by topic."""
+        with self._publish_lock:
+            return dict(self._retained)
 
     # publishing
 
@@ -337,12 +395,14 @@ class BusClient:
 
     def _send(self, topic: str, payload: bytes, retain: bool, key: str) -> None:
         with self._publish_lock:
+            if retain:
+                self._retained[topic] = payload
             with self._lock:
                 sequence = self._outbox.add(key)
             if self._ready:
                 self._hand_to_paho(sequence, topic, payload, retain)
             else:
-                self._held.append((sequence, topic, payload, retain))
+                self._held.append(_Held(sequence, topic, payload, retain, key))
 
     def _hand_to_paho(self, sequence: int, topic: str, payload: bytes, retain: bool) -> None:
         info = self._paho.publish(topic, payload, qos=1, retain=retain)
@@ -456,6 +516,10 @@ class BusClient:
             f"connected to {self.address.host}:{self.address.port}"
             + (" (session kept)" if flags.session_present else ""),
         )
+        # First of all on this connection, before the subscriptions: paho resends its
+        # unacknowledged messages only once this callback returns, and `_run` flushes the
+        # held ones after that. The birth is among them (the last status published).
+        self._republish_retained()
         with self._changed:
             self._connected = True
             self._session_present = bool(flags.session_present)
@@ -463,8 +527,6 @@ class BusClient:
             for topic_filter in self._filters:
                 self._subscribe_locked(topic_filter)
             self._changed.notify_all()
-        if self._birth is not None:
-            self._send(self._birth.topic, encode(self._birth.message), True, _INTERNAL)
 
     def _handle_disconnect(
         self,

@@ -50,6 +50,12 @@ class Outbox:
         self._acked.add(sequence)
         return self._pop_sent()
 
+    def settle(self, sequence: int) -> list[str]:
+        """Count ``sequence`` as acknowledged without sending it (a message superseded
+        before it went out); returns the keys that are now sent, oldest first."""
+        self._acked.add(sequence)
+        return self._pop_sent()
+
     def _pop_sent(self) -> list[str]:
         sent: list[str] = []
         while self._entries and self._entries[0][0] in self._acked:

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from wuzi.bus.schemas import TableState
 from wuzi.director.games import AuditEntry, Game, HostSeen
 from wuzi.tournament.draw import DrawRecord
 from wuzi.tournament.event import Competition
@@ -70,6 +71,8 @@ class Change:
     audit: list[AuditEntry] = field(default_factory=list)
     hosts: dict[str, HostSeen] = field(default_factory=dict)
     live: dict[int, tuple[str | None, str]] = field(default_factory=dict)
+    # a table's newest state (`wuzi.bus.newest`): what a later one must supersede
+    states: dict[int, TableState] = field(default_factory=dict)
     tables: set[int] = field(default_factory=set)
     screens: bool = False
 
@@ -81,7 +84,7 @@ class Change:
 
     @property
     def empty(self) -> bool:
-        return not (self.stored or self.live or self.tables or self.screens)
+        return not (self.stored or self.live or self.states or self.tables or self.screens)
 
 
 def tables_of(venue: Any) -> list[tuple[int, str]]:

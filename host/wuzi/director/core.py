@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from wuzi.bus.auth import AuthError, verify
+from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import (
     DIRECTOR_ACTIONS,
     RESULTS,
@@ -126,6 +127,9 @@ class DirectorCore:
         self.hosts: dict[str, HostSeen] = dict(hosts or {})
         self.draws: tuple[DrawRecord, ...] = tuple(draws)  # read at start, and at each reload
         self.live: dict[int, tuple[str | None, str]] = {}
+        # each table's newest state: an older one (`wuzi.bus.newest`: a broker restored
+        # from an old database, a resend) must not take the table back
+        self.states: dict[int, TableState] = {}
         self.next_seq = 1
         # what matches.py needs of the venue and the options (it never sees the core)
         self.floor = matches.Floor(self.tables, self.host_of, options.time_scale, options.opening)
@@ -163,6 +167,7 @@ class DirectorCore:
         self.seen.update(change.seen)
         self.hosts.update(change.hosts)
         self.live.update(change.live)
+        self.states.update(change.states)
 
     def _index(self, game: Game) -> None:
         old = self.games.get(game.id)
@@ -281,8 +286,14 @@ class DirectorCore:
 
     def on_table_state(self, state: TableState, now_ms: int) -> Change:
         """A table's retained state: which game is being played there (for the screens)
-        and, for a game whose result the director never received, the result it shows."""
+        and, for a game whose result the director never received, the result it shows.
+        A state older than the newest one of its table changes nothing."""
         work = Work(self, now_ms)
+        old = self.states.get(state.table)
+        if not supersedes(state, old):
+            return work.change
+        if state != old:
+            work.change.states[state.table] = state
         live = (state.game_id, state.status)
         before = self.live.get(state.table)
         if before != live:

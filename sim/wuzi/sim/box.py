@@ -28,6 +28,7 @@ from pathlib import Path
 
 from wuzi.bus.client import BusClient
 from wuzi.bus.identity import throwaway_client_id
+from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import Message, RefereeState, TableEvent, TableState
 from wuzi.sim.devices.runner import monotonic_ms, run_boards
 from wuzi.sim.devices.virtual_board import VirtualBoard
@@ -232,7 +233,8 @@ class SimTables:
 
 @dataclass
 class Observer:
-    """What the host publishes, with the instant each message arrived."""
+    """What the host publishes, with the instant each message arrived; an older state
+    than the one held (`wuzi.bus.newest`) is not taken."""
 
     moves: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # (point, ns)
     states: dict[int, tuple[TableState, int]] = field(default_factory=dict)
@@ -249,8 +251,12 @@ class Observer:
                     point = int(message.data["point"])
                     self.moves.setdefault(message.table, []).append((point, now_ns))
             elif isinstance(message, TableState) and "/public/" not in topic:
-                self.states[message.table] = (message, now_ns)
-            elif isinstance(message, RefereeState):
+                held = self.states.get(message.table)
+                if supersedes(message, held[0] if held is not None else None):
+                    self.states[message.table] = (message, now_ns)
+            elif isinstance(message, RefereeState) and supersedes(
+                message, self.referee.get(message.table)
+            ):
                 self.referee[message.table] = message
 
     def pending_stone(self, table: int) -> int | None:
