@@ -105,9 +105,9 @@ def test_note_flags_without_a_flag_records_nothing() -> None:
 
 def test_a_flag_noted_where_none_fell_is_refused() -> None:
     clock = started("10")
-    with pytest.raises(ClockError, match="first's flag did not fall at 5.000 s"):
+    with pytest.raises(ClockError, match=r"first's flag did not fall at 5\.000 s"):
         clock.apply(FlagNoted(t_ns=5 * S, seat=FIRST))
-    with pytest.raises(ClockError, match="it fell at 10.000 s"):
+    with pytest.raises(ClockError, match=r"it fell at 10\.000 s"):
         clock.apply(FlagNoted(t_ns=11 * S, seat=FIRST))
     assert len(clock.events) == 1
 
