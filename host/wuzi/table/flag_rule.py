@@ -48,6 +48,7 @@ __all__ = ["PLAYER_ACTIONS", "FlagRule"]
 PLAYER_ACTIONS = (StoneSettled, ClockPressed, Decide, Declare, Choose)
 """The inputs that would make a move or an opening decision: none counts after a flag."""
 
+
 class FlagRule:
     """The flag's handling, mixed into ``TableSession`` (which provides the state
     annotated here; mypy checks that its definitions match)."""
