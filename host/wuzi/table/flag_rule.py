@@ -38,13 +38,13 @@ from wuzi.table.inputs import (
     Decide,
     Declare,
     StoneSettled,
-    TableInput,
 )
 from wuzi.table.outputs import RefereeAlert, TableOutput
 from wuzi.table.referee import REFEREE_HOLD
 
-__all__ = ["PLAYER_ACTIONS", "FlagRule"]
+__all__ = ["PLAYER_ACTIONS", "FlagRule", "PlayerAction"]
 
+PlayerAction = StoneSettled | ClockPressed | Decide | Declare | Choose
 PLAYER_ACTIONS = (StoneSettled, ClockPressed, Decide, Declare, Choose)
 """The inputs that would make a move or an opening decision: none counts after a flag."""
 
@@ -99,7 +99,7 @@ class FlagRule:
             and self._game.status is not Status.AWAITING_REFEREE
         )
 
-    def _refuse_after_flag(self, event: TableInput) -> None:
+    def _refuse_after_flag(self, event: PlayerAction) -> None:
         """A player's action while a flag stops play: checked like any input (a malformed
         one is still a ``TableError``), then told to the referee and not counted."""
         now = event.now_ns

@@ -44,6 +44,7 @@ from wuzi.table.checks import check_colour as _check_colour
 from wuzi.table.checks import check_int as _check_int
 from wuzi.table.checks import check_point as _check_point
 from wuzi.table.checks import check_seat as _check_seat
+from wuzi.table.flag_rule import PLAYER_ACTIONS, FlagRule
 from wuzi.table.inputs import (
     BoardAlert,
     Choose,
@@ -57,7 +58,6 @@ from wuzi.table.inputs import (
     TableSetup,
     Tick,
 )
-from wuzi.table.flag_rule import PLAYER_ACTIONS, FlagRule
 from wuzi.table.opening_actions import OpeningActions
 from wuzi.table.outputs import (
     ClockChanged,
