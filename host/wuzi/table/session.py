@@ -14,8 +14,10 @@ referee alert with a reason. An input that is malformed (an unknown seat, a poin
 the board, an instant earlier than the previous one, a referee command the game or the
 clock refuses) raises ``TableError`` and changes nothing. The referee's commands are
 in ``wuzi.table.referee``, the opening actions without a stone in
-``wuzi.table.opening_actions``, the shared input checks in ``wuzi.table.checks``. See
-docs/table.md.
+``wuzi.table.opening_actions``, the one flag rule of every phase in
+``wuzi.table.flag_rule`` (a flag fallen by an input's instant is put on record and told
+before its outputs; no player action counts after it), the shared input checks in
+``wuzi.table.checks``. See docs/table.md.
 """
 
 from __future__ import annotations
