@@ -412,6 +412,21 @@ def test_a_flag_during_the_offers_is_published_paused_at_once() -> None:
     assert state.offers == (P("j8"),) and state.status == "paused"
 
 
+def test_a_state_built_between_the_flag_and_the_next_input_says_paused() -> None:
+    """A state published before the timer's tick (a republish on a reconnect, say) says
+    what its clocks say: nothing runs, the game is paused."""
+    h = Host(TableSetup(opening="free", time_control="60"))
+    h.move("h8", B, FIRST)
+    flag_ns = h.session.next_due_ns()
+    assert flag_ns is not None
+    h.now = flag_ns + 1
+    assert h.session.clock.state.holds == ()  # not on record yet: no input since
+    state = h.state()
+    assert (state.status, state.running, state.white_ms) == ("paused", None, 0)
+    assert publish.table_status(h.session) == "playing"  # as of the last input
+    assert publish.table_status(h.session, h.now) == "paused"
+
+
 def test_bad_arguments_say_what_is_wrong() -> None:
     h = Host(TableSetup(opening="free"))
     with pytest.raises(PublishError, match="for table 3, not table 4"):
