@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from wuzi.clock import NS_PER_MS, NS_PER_S, Clock, ClockError, Flag, FlagPolicy
-from wuzi.clock.events import InfractionRecorded, Paused, Pressed, TimeAdded
+from wuzi.clock.events import (
+    FLAG_HOLD,
+    FlagNoted,
+    InfractionRecorded,
+    Paused,
+    Pressed,
+    TimeAdded,
+)
 from wuzi.rules.procedure import Seat
 
 S = NS_PER_S
@@ -71,6 +78,38 @@ def test_a_press_one_nanosecond_before_the_flag_is_in_time() -> None:
     clock2 = started("10")
     assert not clock2.press(10 * S).accepted  # at the instant itself the flag has fallen
     assert clock2.at(10 * S).first_flag == Flag(FIRST, 10 * S)
+
+
+def test_note_flags_puts_a_computed_flag_on_record_at_its_instant() -> None:
+    clock, twin = started("10+2", at=1000), started("10+2", at=1000)
+    clock.press(1000 + 4 * S)
+    twin.press(1000 + 4 * S)
+    late = 1000 + 40 * S
+    assert clock.state.flags == () and clock.state.running is SECOND  # as of the press
+    assert clock.note_flags(late) == (Flag(SECOND, 1000 + 14 * S),)
+    assert clock.events[-1] == FlagNoted(t_ns=1000 + 14 * S, seat=SECOND)
+    state = clock.state  # now the state itself says the clock is stopped by the flag
+    assert state.hold_names == (FLAG_HOLD,) and state.running is None
+    assert clock.at(late).flags == twin.at(late).flags  # as Clock.at showed it before
+    assert clock.at(late).hold_names == twin.at(late).hold_names
+    assert clock.remaining_ns(FIRST, late) == 8 * S
+    assert clock.note_flags(late + S) == ()  # once only
+    assert len(clock.events) == 3
+    assert Clock.replay("10+2", clock.events) == clock
+
+
+def test_note_flags_without_a_flag_records_nothing() -> None:
+    clock = started("10")
+    assert clock.note_flags(9 * S) == () and len(clock.events) == 1
+
+
+def test_a_flag_noted_where_none_fell_is_refused() -> None:
+    clock = started("10")
+    with pytest.raises(ClockError, match=r"first's flag did not fall at 5\.000 s"):
+        clock.apply(FlagNoted(t_ns=5 * S, seat=FIRST))
+    with pytest.raises(ClockError, match=r"it fell at 10\.000 s"):
+        clock.apply(FlagNoted(t_ns=11 * S, seat=FIRST))
+    assert len(clock.events) == 1
 
 
 def test_continue_policy_records_both_flags_in_order() -> None:

@@ -11,6 +11,7 @@ from wuzi.clock.events import (
     EVENT_TYPES,
     ClockEvent,
     Ended,
+    FlagNoted,
     InfractionRecorded,
     MovesCorrected,
     Paused,
@@ -36,7 +37,8 @@ EVERY_KIND: list[ClockEvent] = [
     MovesCorrected(t_ns=7, seat=Seat.FIRST, moves=40, actor="r1", reason="missed press"),
     Switched(t_ns=8, seat=Seat.SECOND, actor="r1"),
     InfractionRecorded(t_ns=9, seat=Seat.FIRST, detail="press without a stone", actor="host"),
-    Ended(t_ns=10, actor="host", reason="five"),
+    FlagNoted(t_ns=10, seat=Seat.SECOND),
+    Ended(t_ns=11, actor="host", reason="five"),
 ]
 
 

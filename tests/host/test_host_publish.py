@@ -33,6 +33,7 @@ from wuzi.table.inputs import (
     SetResult,
     TableInput,
     TableSetup,
+    Tick,
 )
 from wuzi.table.outputs import (
     AlertReason,
@@ -385,6 +386,45 @@ def test_paused_and_adjourned() -> None:
     assert a.state().status == "adjourned" and a.state().running is None
     assert publish.table_status(a.session) == "adjourned"
     assert publish.table_status(None) == "idle"
+
+
+def test_a_flag_during_the_offers_is_published_paused_at_once() -> None:
+    """Issue 32: Black's flag falls between two fifth-move offers. The timer's tick alone
+    publishes the state (a public ``clock`` event): ``paused``, nothing running, Black at
+    0; the second offer put down later is not taken and the state stays so."""
+    h = Host(TableSetup(opening="chinese-2013", time_control="60"))
+    chinese_opening(h)
+    h.act("stone", P("j8"), B)
+    h.act("press", FIRST)
+    assert h.state().status == "playing" and h.state().running == "black"
+    flag_ns = h.session.next_due_ns()
+    assert flag_ns is not None
+    h.now = flag_ns
+    sent = len(h.sent)
+    h.feed(Tick)  # one second after the flag: the host's timer
+    states = [p for t, p in h.sent[sent:] if t == topics.table_state(VENUE, TABLE)]
+    assert len(states) == 1, h.sent[sent:]
+    state = parse_message(topics.table_state(VENUE, TABLE), states[0])
+    assert isinstance(state, TableState)
+    assert (state.status, state.running, state.black_ms) == ("paused", None, 0)
+    h.act("stone", P("g12"), B)
+    state = h.state()
+    assert state.offers == (P("j8"),) and state.status == "paused"
+
+
+def test_a_state_built_between_the_flag_and_the_next_input_says_paused() -> None:
+    """A state published before the timer's tick (a republish on a reconnect, say) says
+    what its clocks say: nothing runs, the game is paused."""
+    h = Host(TableSetup(opening="free", time_control="60"))
+    h.move("h8", B, FIRST)
+    flag_ns = h.session.next_due_ns()
+    assert flag_ns is not None
+    h.now = flag_ns + 1
+    assert h.session.clock.state.holds == ()  # not on record yet: no input since
+    state = h.state()
+    assert (state.status, state.running, state.white_ms) == ("paused", None, 0)
+    assert publish.table_status(h.session) == "playing"  # as of the last input
+    assert publish.table_status(h.session, h.now) == "paused"
 
 
 def test_bad_arguments_say_what_is_wrong() -> None:

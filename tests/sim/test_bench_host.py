@@ -23,6 +23,7 @@ def test_host_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> No
         "host.move_latency_p99_ms",
         "host.press_after_stone_ms_p99",
         "host.press_after_stone_infractions",
+        "host.flag_to_paused_ms_max",
         "host.cold_start_s",
         "host.recovery_s_24_tables",
     }
@@ -30,6 +31,7 @@ def test_host_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> No
     assert figures["host.move_latency_p99_ms"][1] == "ms"
     assert figures["host.recovery_s_24_tables"][1] == "s"
     assert figures["host.press_after_stone_ms_p99"][1] == "ms"
+    assert figures["host.flag_to_paused_ms_max"][1] == "ms"
     assert figures["host.press_after_stone_infractions"] == (0.0, "count")  # none may be
     timed = {name: value for name, (value, unit) in figures.items() if unit != "count"}
     assert all(value > 0 for value in timed.values())

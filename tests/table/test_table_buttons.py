@@ -382,6 +382,28 @@ def test_a_menu_times_out() -> None:
     assert u.m.menu is not None and u.m.menu.option == "swap"
 
 
+def test_a_choice_confirmed_after_the_chooser_s_flag_is_not_sent() -> None:
+    """Issue 32: White's choice confirmed after White's own flag (not told yet: no tick
+    came) was taken as move 5. The mapper reads whose clock runs at the press's instant:
+    nothing is sent; and the session refuses the choice whoever enters it."""
+    u = Unit(TableSetup(time_control="60"))
+    u.opening_stones()
+    u.pick("stay")
+    u.move("a1", W, SECOND)
+    u.stone("j8", B)
+    u.stone("g12", B)
+    u.button(0)  # Black closes the offers: White's clock runs for the choice
+    assert u.s.clock.state.running is SECOND
+    left = u.s.clock.remaining_ns(SECOND, u.now)
+    u.button(C, wait_ns=left - S)  # White opens the menu 1 s before the flag
+    assert u.m.menu is not None
+    assert u.button(1, wait_ns=2 * S) == []  # and confirms 1 s after it
+    assert u.m.take_signals() == [WAIT_FOR_CLOCK]
+    out = u.s.handle(Choose(now_ns=u.tick(), seat=SECOND, point=P("j8")))
+    assert [o.reason for o in out if isinstance(o, RefereeAlert)][-1].value == "refused"
+    assert u.s.game.moves[-1].point == P("a1") and u.s.game.opening.state.kept_offer is None
+
+
 def test_a_confirmation_waits_for_the_chooser_s_clock() -> None:
     u = Unit()
     u.opening_stones()

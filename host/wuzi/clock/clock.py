@@ -24,6 +24,7 @@ from wuzi.clock.events import (
     DEFAULT_HOLD,
     ClockEvent,
     Ended,
+    FlagNoted,
     InfractionRecorded,
     MovesCorrected,
     Paused,
@@ -215,6 +216,16 @@ class Clock:
         """Record an infraction (e.g. a press without a new stone). The press stands with
         its time and bonus; correcting anything is the referee's call."""
         self.apply(InfractionRecorded(t_ns=now_ns, seat=seat, detail=detail, actor=actor))
+
+    def note_flags(self, now_ns: int) -> tuple[Flag, ...]:
+        """Put on record every flag fallen by ``now_ns`` that the state as of the last
+        event does not hold yet (one ``FlagNoted`` each, at the flag's own instant); the
+        flags noted, oldest first (none: nothing changed). Afterwards ``state`` says what
+        ``at(now_ns)`` says of the flags: with the ``stop`` policy, held by ``flag``."""
+        noted = self.at(now_ns).flags[len(self._state.flags) :]
+        for flag in noted:
+            self.apply(FlagNoted(t_ns=flag.t_ns, seat=flag.seat))
+        return noted
 
     def end(self, now_ns: int, *, actor: str = "", reason: str = "") -> None:
         """The game is over: the clock freezes now."""

@@ -22,6 +22,7 @@ __all__ = [
     "EVENT_TYPES",
     "ClockEvent",
     "Ended",
+    "FlagNoted",
     "InfractionRecorded",
     "MovesCorrected",
     "Paused",
@@ -151,6 +152,19 @@ class InfractionRecorded(ClockEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class FlagNoted(ClockEvent):
+    """``seat``'s flag, which fell at ``t_ns``, is put on record (``Clock.note_flags``).
+
+    A flag is computed, so the clock's state as of its last event does not hold it until
+    some later event is folded in; a table that must say "stopped by a flag" the moment
+    it notices (the published state, what the next action meets) notes it with this
+    event at the flag's own instant. It changes nothing ``Clock.at`` would not show."""
+
+    kind: ClassVar[str] = "flag"
+    seat: Seat
+
+
+@dataclass(frozen=True, kw_only=True)
 class Ended(ClockEvent):
     """The game is over: the clock freezes at this instant."""
 
@@ -171,6 +185,7 @@ EVENT_TYPES: dict[str, type[ClockEvent]] = {
         MovesCorrected,
         Switched,
         InfractionRecorded,
+        FlagNoted,
         Ended,
     )
 }

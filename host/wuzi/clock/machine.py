@@ -36,6 +36,7 @@ from wuzi.clock.events import (
     FLAG_HOLD,
     ClockEvent,
     Ended,
+    FlagNoted,
     InfractionRecorded,
     MovesCorrected,
     Paused,
@@ -247,6 +248,15 @@ def apply_event(
         return replace(started, started=True, turn=seat), None
     if isinstance(event, Ended):
         return replace(state, ended=True), None
+    if isinstance(event, FlagNoted):
+        seat = _check_seat(event.seat, "the flagged seat")
+        if state.side(seat).flagged_ns != now:
+            fell = state.side(seat).flagged_ns
+            raise ClockError(
+                f"{name(seat)}'s flag did not fall at {_at(now)} "
+                f"({'it has not fallen' if fell is None else f'it fell at {_at(fell)}'})"
+            )
+        return state, None
     if isinstance(event, Switched):
         seat = _check_seat(event.seat, "the seat to switch to")
         if not state.started:

@@ -155,10 +155,12 @@ def event_message(
 # --- states --------------------------------------------------------------------------
 
 
-def table_status(session: TableSession | None) -> str:
+def table_status(session: TableSession | None, now_ns: int | None = None) -> str:
     """``idle`` (no session), ``finished``, ``adjourned``, ``paused`` (the game awaits the
     referee or the clock is held) or ``playing`` (the opening included). Holds change
-    only by clock events, so no instant is needed."""
+    by clock events, but a flag holds the clock from its own instant: the session puts it
+    on record at the first input after it (docs/table.md "A flag"), and with ``now_ns``
+    a state built in between says ``paused`` too, as its ``running`` (null) does."""
     if session is None:
         return "idle"
     game = session.game
@@ -166,7 +168,9 @@ def table_status(session: TableSession | None) -> str:
         return "finished"
     if session.adjourned:
         return "adjourned"
-    if game.status is Status.AWAITING_REFEREE or session.clock.state.holds:
+    clock = session.clock
+    holds = clock.state.holds if now_ns is None else clock.at(now_ns).holds
+    if game.status is Status.AWAITING_REFEREE or holds:
         return "paused"
     return "playing"
 
@@ -272,7 +276,7 @@ def table_state(
             table=table,
             game_id=game_id,
             seq=seq,
-            status=table_status(session),
+            status=table_status(session, now_ns),
             moves=tuple(move.point for move in game.moves),
             black_ms=_ms(clock.remaining_ns(game.seat_of(Colour.BLACK), now_ns)),
             white_ms=_ms(clock.remaining_ns(game.seat_of(Colour.WHITE), now_ns)),

@@ -288,7 +288,7 @@ class ButtonMapper:
         if menu is None:
             self._signals.append(CHOOSE_FIRST)
             return []
-        if session.clock.state.running is not seat:
+        if session.clock.at(now_ns).running is not seat:  # at now: a flag fallen since
             self._signals.append(WAIT_FOR_CLOCK)
             self._menu = replace(menu, expires_ns=now_ns + MENU_TIMEOUT_NS)
             return []

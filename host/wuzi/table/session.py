@@ -14,8 +14,10 @@ referee alert with a reason. An input that is malformed (an unknown seat, a poin
 the board, an instant earlier than the previous one, a referee command the game or the
 clock refuses) raises ``TableError`` and changes nothing. The referee's commands are
 in ``wuzi.table.referee``, the opening actions without a stone in
-``wuzi.table.opening_actions``, the shared input checks in ``wuzi.table.checks``. See
-docs/table.md.
+``wuzi.table.opening_actions``, the one flag rule of every phase in
+``wuzi.table.flag_rule`` (a flag fallen by an input's instant is put on record and told
+before its outputs; no player action counts after it), the shared input checks in
+``wuzi.table.checks``. See docs/table.md.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from wuzi.table.checks import check_colour as _check_colour
 from wuzi.table.checks import check_int as _check_int
 from wuzi.table.checks import check_point as _check_point
 from wuzi.table.checks import check_seat as _check_seat
+from wuzi.table.flag_rule import PLAYER_ACTIONS, FlagRule
 from wuzi.table.inputs import (
     BoardAlert,
     Choose,
@@ -99,7 +102,7 @@ def _new_clock(setup: TableSetup) -> Clock:
         raise TableError(f"table setup: time_control {setup.time_control!r}: {exc}") from None
 
 
-class TableSession(OpeningActions, RefereeCommands):
+class TableSession(OpeningActions, RefereeCommands, FlagRule):
     """One table: its setup, the current game and clock, and what awaits a press.
 
     Construct it with the setup and the instant play may begin (the first seat's clock
@@ -264,7 +267,11 @@ class TableSession(OpeningActions, RefereeCommands):
         if handler is None:
             raise TableError(f"unknown table input {type(event).__name__}")
         self._due_known = None
-        handler(event)
+        if isinstance(event, PLAYER_ACTIONS) and self._stopped_by_flag(now):
+            self._refuse_after_flag(event)  # wuzi.table.flag_rule: nothing counts now
+        else:
+            handler(event)
+        self._note_flags(now)  # a flag fallen by now is on record and told, whatever came
         self._last_ns = now
         self._inputs.append(event)
         self._sync(now)
@@ -636,7 +643,7 @@ class TableSession(OpeningActions, RefereeCommands):
 
     def _on_Tick(self, event: Tick) -> None:
         now = event.now_ns
-        waited_ms, flags = self._overdue(now)
+        waited_ms, _ = self._overdue(now)
         if waited_ms is not None and self._pending is not None:
             point = self._pending[0]
             self._unpressed_told = True
@@ -648,11 +655,8 @@ class TableSession(OpeningActions, RefereeCommands):
                 (point,),
                 self._game.to_move,
             )
-        for flag in flags:
-            self._alert(
-                now, AlertReason.FLAG, f"the {flag.seat.value} seat's flag fell", seat=flag.seat
-            )
-        self._flags_told += len(flags)
+        # a flag is noted and told by handle (wuzi.table.flag_rule), for a Tick as for
+        # any input
 
     # --- claims (opening actions: wuzi.table.opening_actions) ----------------------
 

@@ -294,7 +294,12 @@ def new_venue_id() -> str:
 
 
 def write_venue(
-    folder: Path, venue_id: str, broker_url: str, sim: SimTables, ruleset: str = "freestyle"
+    folder: Path,
+    venue_id: str,
+    broker_url: str,
+    sim: SimTables,
+    ruleset: str = "freestyle",
+    time_control: str = "600+5",
 ) -> Path:
     """The venue file of one host serving every table of ``sim`` (standalone games)."""
     lines = [
@@ -317,7 +322,7 @@ def write_venue(
         "[defaults]",
         f'ruleset = "{ruleset}"',
         'opening = "free"',
-        'time_control = "600+5"',
+        f'time_control = "{time_control}"',
     ]
     path = folder / "venue.toml"
     path.write_text("\n".join(lines) + "\n")

@@ -40,6 +40,14 @@ end, so those events are replayed (``wuzi.host.snapshot``). The figure is the me
 ``STARTS`` starts, each on its own copy of the journal, broker and devices. Target: under
 0.25 s.
 
+``host.flag_to_paused_ms_max``: one ``wuzi host`` process serving 24 tables whose
+standalone games have 5 s each (``FLAG_CONTROL``) and nobody moves: Black's flag falls on
+every table within a few ms, a burst. For each table the flag's instant is read from its
+last ``playing`` state (``at_ms`` + ``black_ms``, the host's wall time) and the figure runs
+from there to the instant the observer receives the state that says ``paused`` (the
+flag's hold, docs/table.md "A flag"): the host's timer, the tick journaled, the state
+published. The slowest of the 24. Target: well under a second (issue 32).
+
 ``host.cold_start_s``: the same start on an empty state folder — a host's first start of
 the day: from spawning ``wuzi host`` (interpreter start and imports included) until every
 table has begun its standalone game, opened its board and clock unit, and put its
@@ -98,6 +106,9 @@ SNAPSHOT_TAIL_MOVES = (snapshots.SNAPSHOT_EVERY - 1) // 4
 """Moves after the recovery journal's snapshot (four events a move): the most whole moves
 under ``SNAPSHOT_EVERY`` events, what a host's heartbeat leaves unsnapshotted at worst
 (the worst case, not the best)."""
+FLAG_CONTROL = "5"
+"""The time control of ``host.flag_to_paused_ms_max``: long enough for 24 tables to start
+and publish their ``playing`` state, short enough for a bench."""
 INFRACTION_REASONS = frozenset({"press_without_stone", "loss_pending"})
 S = 1_000_000_000
 WALL_MS = 1_780_000_000_000
@@ -118,6 +129,8 @@ def run(emit: Emit, quick: bool) -> None:
     emit("host.press_after_stone_ms_p99", p99_ms, "ms")
     emit("host.press_after_stone_infractions", infractions, "count")
     starts = 1 if quick else STARTS
+    with tempfile.TemporaryDirectory(prefix="wuzi-bench-flag-") as folder:
+        emit("host.flag_to_paused_ms_max", flag_to_paused_ms_max(Path(folder)), "ms")
     with tempfile.TemporaryDirectory(prefix="wuzi-bench-cold-") as folder:
         emit("host.cold_start_s", cold_start_s(Path(folder), starts), "s")
     with tempfile.TemporaryDirectory(prefix="wuzi-bench-recovery-") as folder:
@@ -302,6 +315,54 @@ def _press(clock: VirtualClock, button: int) -> Callable[[], None]:
 def _alive(host: HostProcess, numbers: range, ready: Callable[[int], bool]) -> bool:
     host.check_alive()
     return all(ready(n) for n in numbers)
+
+
+def flag_to_paused_ms_max(folder: Path) -> float:
+    """The slowest of 24 tables from Black's flag to its ``paused`` state on the bus (see
+    the module docstring)."""
+    broker = Broker(folder)
+    broker.start()
+    sim = SimTables(TABLES)
+    observer = Observer()
+    venue_id = new_venue_id()
+    config = write_venue(folder, venue_id, broker.url, sim, time_control=FLAG_CONTROL)
+    host = HostProcess(config, folder / "state")
+    bus = None
+    numbers = range(1, TABLES + 1)
+    wall_minus_monotonic_ns = time.time_ns() - time.monotonic_ns()
+    flags_ms: dict[int, int] = {}
+    try:
+        bus = subscribe_observer(broker.url, venue_id, observer)
+        host.start()
+
+        def flagged(n: int) -> bool:
+            with observer.lock:
+                got = observer.states.get(n)
+            if got is None:
+                return False
+            state = got[0]
+            if state.status == "playing" and state.running == "black":
+                flags_ms[n] = state.at_ms + state.black_ms
+            return state.status == "paused" and state.black_ms <= 0 and n in flags_ms
+
+        def all_flagged() -> bool:
+            host.check_alive()
+            return all([flagged(n) for n in numbers])  # each table looked at, every time
+
+        wait_for(all_flagged, 60, "24 flags told")
+        delays = []
+        for n in numbers:
+            with observer.lock:
+                received_ns = observer.states[n][1]
+            received_ms = (received_ns + wall_minus_monotonic_ns) // 1_000_000
+            delays.append(received_ms - flags_ms[n])
+        return float(max(delays))
+    finally:
+        host.kill()
+        if bus is not None:
+            bus.close()
+        sim.close()
+        broker.stop()
 
 
 # --- recovery --------------------------------------------------------------------------
