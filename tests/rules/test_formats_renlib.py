@@ -202,3 +202,11 @@ def test_a_library_of_several_games_shares_their_first_moves() -> None:
     assert nodes == [bytes([0, 0]), bytes([0x78, 0]), bytes([0x68, 0x80]), bytes([0x59, 0xC8])]
     assert b"Match: 2" in data and b"Match: 3" in data
     assert load_lib(data).points == games[0].points
+
+
+def test_a_sibling_mark_on_the_root_does_not_lose_the_root() -> None:
+    """A library whose first node marks a sibling and closes a branch at once (a fuzzer's
+    find) is read, not an IndexError: the root has no siblings and stays."""
+    data = b"\xffRenLib\xff" + bytes(13) + b"\xc0\x00\x00"
+    record = load_lib(data)
+    assert len(record.moves) <= 1

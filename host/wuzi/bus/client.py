@@ -89,6 +89,11 @@ class RetainedMessage:
     message: Message
 
 
+INFLIGHT_SPARE = 100
+"""QoS 1 messages in flight beyond the retained republish of a connect: enough that a
+burst never waits on acknowledgements, few enough that no broker reorders them."""
+
+
 class BusClient:
     """One MQTT connection of a Wuzi process; reconnects by itself until `close`.
 
@@ -159,11 +164,13 @@ class BusClient:
         self._lost = ""  # why the last connection ended (paho's reason)
         self.attempts = 0  # connection attempts so far (for tests and benches)
         self._paho.max_queued_messages_set(0)  # unbounded: the journal is the real limit
-        # No limit on messages in flight either: with paho's 20, a publish beyond the 20th
-        # waits in paho's queue and leaves only after its older resends, so the retained
-        # republish would no longer be first on the wire after a reconnect (nor the held
-        # messages after the resends). Mosquitto takes a 3.1.1 client's QoS 1 unbounded.
-        self._paho.max_inflight_messages_set(0)
+        # Messages in flight: paho's 20 would hold a publish beyond the 20th in its queue
+        # until its older resends had gone, so the retained republish would no longer be
+        # first on the wire after a reconnect; each connection attempt raises the limit to
+        # the retained topics plus INFLIGHT_SPARE (``_run``). Not unbounded: amqtt,
+        # the one-machine demo's broker, reorders a topic's messages with thousands in
+        # flight (tests/sim/test_embedded_broker.py), which MQTT forbids.
+        self._paho.max_inflight_messages_set(INFLIGHT_SPARE)
         self._paho.on_connect = self._handle_connect
         self._paho.on_disconnect = self._handle_disconnect
         self._paho.on_publish = self._handle_puback
@@ -249,6 +256,13 @@ class BusClient:
         while not self._closing.is_set():
             self.attempts += 1
             self._refused = None
+            # room for the whole retained republish at the CONNACK, and INFLIGHT_SPARE more.
+            # paho's setter refuses unless its state says "closed", which a dropped
+            # connection's does not until it reconnects; between two attempts nothing is
+            # in flight, so the limit is written where the setter would write it
+            with self._publish_lock:
+                topics_kept = len(self._retained)
+            self._paho._max_inflight_messages = topics_kept + INFLIGHT_SPARE
             try:
                 if first:
                     self._paho.connect(self.address.host, self.address.port, self._keepalive_s)
@@ -518,7 +532,8 @@ class BusClient:
         )
         # First of all on this connection, before the subscriptions: paho resends its
         # unacknowledged messages only once this callback returns, and `_run` flushes the
-        # held ones after that. The birth is among them (the last status published).
+        # held ones after that. The birth is among them (the last status published). The
+        # in-flight limit, set before connecting, leaves room for all of them at once.
         self._republish_retained()
         with self._changed:
             self._connected = True

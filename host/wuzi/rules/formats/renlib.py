@@ -246,7 +246,7 @@ def load_lib(data: str | bytes, *, warn: Warn | None = None) -> GameRecord:
         if info & _SIBLING:
             branches.append(len(path) - 1)
         if info & _LEAF and branches:
-            del path[branches.pop() :]
+            del path[max(1, branches.pop()) :]  # the root stays: it has no siblings
     return GameRecord(moves=alternating_moves(_main_line(root)))
 
 
