@@ -21,9 +21,7 @@ from wuzi.bus import topics
 from wuzi.bus.auth import (
     MIN_KEY_BYTES,
     AuthError,
-    ReplayGuard,
     canonical_bytes,
-    game_problem,
     hash_key,
     key_from_password,
     read_token_file,
@@ -33,6 +31,8 @@ from wuzi.bus.auth import (
 from wuzi.bus.schemas import ArbiterCommand, MessageError, encode, parse_message
 from wuzi.config.credentials import referee_keys
 from wuzi.config.venue import parse_venue
+from wuzi.table.commands import Ticket
+from wuzi.table.commands import game_problem as table_game_problem
 
 KEY = b"deputy-token-0123456789abcdef"
 OTHER = b"someone-else-0123456789abcdef"
@@ -195,6 +195,12 @@ def test_an_old_signature_without_the_game_is_refused_with_its_reason() -> None:
     assert "hmac-sha256+game" in str(error)
 
 
+def game_problem(cmd: ArbiterCommand, table: int, plays: str | None) -> str | None:
+    """The table's game check (``wuzi.table.commands``) of a verified command."""
+    ticket = Ticket(cmd.command_id, cmd.game_id, cmd.issued_ms, cmd.table is None)
+    return table_game_problem(ticket, table, plays)
+
+
 def test_a_command_for_table_3_game_a_does_not_act_in_game_b_or_on_table_4() -> None:
     signed = sign(command(), KEY)  # table 3, game g-A
     check(signed)
@@ -229,28 +235,6 @@ def test_the_round_is_signed_and_travels() -> None:
     assert isinstance(received, ArbiterCommand) and received.round == 2
     check(received)
     refused(replace(signed, round=3), "bad signature")
-
-
-def test_replay_guard_keeps_ids_per_place() -> None:
-    guard = ReplayGuard(max_age_ms=60_000)
-    cmd = command(issued_ms=NOW)
-    assert guard.first_time(cmd, NOW, 3)
-    assert not guard.first_time(cmd, NOW + 1, 3)
-    assert guard.first_time(cmd, NOW + 1, 4)  # a command for every table, table by table
-    assert guard.seen(cmd, NOW + 60_000, 3)  # kept for the whole window
-    assert not guard.seen(cmd, NOW + 60_001, 3)  # then forgotten: verify refuses it as old
-    assert len(guard) == 0
-
-
-def test_replay_guard_recognises_repeats_and_forgets_expired_ids() -> None:
-    guard = ReplayGuard(max_age_ms=60_000)
-    first = command(issued_ms=NOW)
-    assert guard.first_time(first, NOW)
-    assert not guard.first_time(first, NOW + 1)
-    assert guard.first_time(command(command_id="c-2", issued_ms=NOW), NOW + 1)
-    assert len(guard) == 2
-    assert guard.first_time(command(command_id="c-3", issued_ms=NOW + 70_000), NOW + 70_000)
-    assert len(guard) == 1  # c-1 and c-2 would now fail the age check anyway
 
 
 # --- keys ----------------------------------------------------------------------------------

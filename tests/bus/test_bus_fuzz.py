@@ -39,7 +39,7 @@ from test_bus_schemas import ALL_TOPICS, VENUE, arbiter_commands, ids, messages,
 
 from support.broker import MosquittoBroker, wait_until
 from wuzi.bus import topics
-from wuzi.bus.auth import AuthError, ReplayGuard, canonical_bytes, sign, verify
+from wuzi.bus.auth import AuthError, canonical_bytes, sign, verify
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import (
     ARBITER_ACTIONS,
@@ -54,6 +54,7 @@ from wuzi.bus.schemas import (
     parse_message,
 )
 from wuzi.bus.topics import Topic, TopicError, build_topic, parse_topic
+from wuzi.table.commands import CommandMemory
 
 FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -504,14 +505,22 @@ def test_a_command_is_refused_exactly_when_too_old_or_too_far_ahead(age_ms: int)
 @given(st.lists(st.integers(0, 40_000), min_size=1, max_size=10))
 def test_a_replayed_command_is_either_a_repeat_or_too_old(waits: list[int]) -> None:
     """An attacker replays every command seen so far, at every step: the guard remembers
-    each id as long as `verify` would still accept its command, so none gets through."""
-    guard = ReplayGuard(MAX_AGE_MS)
+    each id as long as `verify` would still accept its command, so none gets through (a
+    table's memory, ``wuzi.table.commands``)."""
+    memory = CommandMemory(MAX_AGE_MS)
+
+    def first_time(cmd: ArbiterCommand, now_ms: int) -> bool:
+        if memory.seen(cmd.command_id, now_ms):
+            return False
+        memory.remember(cmd.command_id, cmd.issued_ms)
+        return True
+
     sent: list[ArbiterCommand] = []
     now = NOW
     for step, wait in enumerate(waits):
         now += wait
         for old in sent:
-            fresh = guard.first_time(old, now)
+            fresh = first_time(old, now)
             try:
                 verify(old, KEYS, now_ms=now, max_age_ms=MAX_AGE_MS)
             except AuthError as error:
@@ -519,7 +528,7 @@ def test_a_replayed_command_is_either_a_repeat_or_too_old(waits: list[int]) -> N
                 continue
             assert not fresh, f"{old.command_id} replayed {now - old.issued_ms} ms later"
         cmd = sign(ArbiterCommand(f"c-{step}", "deputy", "pause", 3, {}, now), KEYS["deputy"])
-        assert guard.first_time(cmd, now)
+        assert first_time(cmd, now)
         verify(cmd, KEYS, now_ms=now, max_age_ms=MAX_AGE_MS)
         sent.append(cmd)
 

@@ -1,6 +1,7 @@
-"""`CommandWindow`: a verified command is carried out once, and only in the game it names,
-for the whole age window — across the table's games and across a host restart (the ids
-come back from the journal's ``host.command`` records, newest first, by the kind index)."""
+"""A restarted host recalls the ids of the commands each table carried out within the age
+window, across the table's earlier games, from the journal's ``host.command`` records
+(newest first, by the kind index), so a replay is still a repeat or refused; and a
+table's game is the one its states show (what a referee signs for)."""
 
 from __future__ import annotations
 
@@ -8,72 +9,23 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
-
-from wuzi.bus.schemas import ArbiterCommand, Assignment
-from wuzi.host.command_window import CommandWindow, Verdict, shown_game
+from wuzi.bus.schemas import Assignment
 from wuzi.host.table_runtime import COMMAND_KIND, GAME_START_KIND, TableRuntime, table_id
 from wuzi.journal import Journal, JournalEntry
+from wuzi.table.commands import CommandMemory, Ticket, Verdict
+from wuzi.table.table import Table
 
 MAX_AGE_MS = 120_000
 NOW = 1_760_000_000_000  # wall clock ms
 
 
-def cmd(
-    command_id: str = "c-1",
-    *,
-    table: int | None = 3,
-    game: str | None = "g-A",
-    action: str = "set-result",
-    issued_ms: int = NOW,
-) -> ArbiterCommand:
-    args = {"winner": None, "reason": "agreement"} if action == "set-result" else {}
-    return ArbiterCommand(command_id, "chief", action, table, args, issued_ms, None, game)
+def ticket(command_id: str, game: str | None = "g-A", issued_ms: int = NOW) -> Ticket:
+    return Ticket(command_id, game, issued_ms)
 
 
-def test_a_set_result_replayed_after_next_game_is_refused_not_carried_out() -> None:
-    window = CommandWindow(MAX_AGE_MS)
-    result = cmd()
-    assert window.check(result, 3, "g-A", NOW) is Verdict.CARRY_OUT
-    window.carried_out(result, 3)
-    assert window.check(result, 3, "g-A", NOW + 1) is Verdict.REPEAT  # a QoS 1 repeat
-    # next-game: table 3 now plays g-B; the same bytes 11.5 s later
-    assert window.check(result, 3, "g-B", NOW + 11_500) == (
-        "command c-1 is for game g-A; table 3 plays game g-B"
-    )
-
-
-def test_a_command_for_another_game_is_refused_even_if_never_seen() -> None:
-    window = CommandWindow(MAX_AGE_MS)
-    stale = cmd("c-2", game="g-old")
-    assert (
-        window.check(stale, 3, "g-A", NOW)
-        == "command c-2 is for game g-old; table 3 plays game g-A"
-    )
-    assert window.check(stale, 3, None, NOW) == "command c-2 is for game g-old; table 3 has no game"
-    first = cmd("c-3", game=None, action="next-game")  # the table's first game
-    assert window.check(first, 3, None, NOW) is Verdict.CARRY_OUT
-
-
-def test_ids_are_kept_for_the_whole_window_across_games_then_forgotten() -> None:
-    window = CommandWindow(MAX_AGE_MS)
-    hall = cmd("c-all", table=None, game=None, action="pause")  # every table: no game
-    for table in (3, 4):
-        assert window.check(hall, table, "g-A", NOW) is Verdict.CARRY_OUT
-        window.carried_out(hall, table)
-    # the tables moved on to other games: a hall-wide command names none, so only its id
-    # stops its replay, for as long as it would verify
-    assert window.check(hall, 3, "g-B", NOW + MAX_AGE_MS) is Verdict.REPEAT
-    assert window.check(hall, 4, None, NOW + MAX_AGE_MS) is Verdict.REPEAT
-    assert window.check(hall, 5, "g-C", NOW + 1) is Verdict.CARRY_OUT  # not done there yet
-    # past the window verify refuses it as too old; the id is then forgotten
-    assert window.check(hall, 3, "g-B", NOW + MAX_AGE_MS + 1) is Verdict.CARRY_OUT
-    assert len(window) == 0
-
-
-def test_a_window_needs_a_positive_age() -> None:
-    with pytest.raises(ValueError, match="positive max age"):
-        CommandWindow(0)
+def with_game(runtime: TableRuntime, game_id: str) -> TableRuntime:
+    runtime.game_id = game_id
+    return runtime
 
 
 def journal_commands(journal: Journal, table: int, entries: list[tuple[str, ...]]) -> None:
@@ -93,9 +45,7 @@ def journal_commands(journal: Journal, table: int, entries: list[tuple[str, ...]
                 "command_id": entry[1],
                 "referee": "chief",
                 "action": "set-result",
-                **CommandWindow.record_fields(
-                    cmd(entry[1], issued_ms=int(entry[2])), int(entry[3])
-                ),
+                **Table.command_fields(ticket(entry[1], issued_ms=int(entry[2])), int(entry[3])),
             }
             journal.append(tid, COMMAND_KIND, payload, 1, publish=False)
 
@@ -121,27 +71,32 @@ def test_a_restart_recalls_the_windows_ids_across_the_tables_earlier_games(
         )
         journal_commands(journal, 4, [("game", "g-9"), ("cmd", "c-result", NOW - 20_000, NOW)])
     with Journal.open(path, "pi") as journal:  # the host restarted
-        window = CommandWindow(MAX_AGE_MS)
+        three, four = (TableRuntime(number=n, venue="hall") for n in (3, 4))
+        for runtime in (three, four):
+            runtime.commands = CommandMemory(MAX_AGE_MS)
         read: list[str] = []
 
-        def newest(table: int) -> Iterator[JournalEntry]:
+        def newest(table: int) -> Iterator[dict[str, object]]:
+            entry: JournalEntry
             for entry in journal.newest_of_kind(table_id(table), COMMAND_KIND):
                 read.append(str(entry.payload["command_id"]))
-                yield entry
+                yield entry.payload
 
-        assert window.recall(3, newest(3), NOW) == 2
-        assert window.recall(4, newest(4), NOW) == 1
+        assert three.commands.recall(newest(3), NOW) == 2
+        assert four.commands.recall(newest(4), NOW) == 1
     # it read back only as far as a command could still be valid (c-long-ago: accepted
     # far too early to matter, so nothing before it is read, not even the older host's)
     assert read == ["c-next", "c-result", "c-expired", "c-long-ago", "c-result"]
-    replay = cmd("c-result", game="g-2", issued_ms=NOW - 20_000)
-    assert window.check(replay, 3, "g-3", NOW) == (
+    replay = ticket("c-result", game="g-2", issued_ms=NOW - 20_000)
+    assert with_game(three, "g-3").check_command(replay, NOW) == (
         "command c-result is for game g-2; table 3 plays game g-3"
     )
-    assert window.check(replay, 3, "g-2", NOW) is Verdict.REPEAT  # same game: done already
-    assert window.check(cmd("c-next", game="g-2"), 3, "g-2", NOW) is Verdict.REPEAT
-    assert window.check(cmd("c-expired", game="g-2"), 3, "g-2", NOW) is Verdict.CARRY_OUT
-    assert window.check(cmd("c-result", game="g-9"), 4, "g-9", NOW) is Verdict.REPEAT
+    in_g2 = with_game(three, "g-2")
+    assert in_g2.check_command(replay, NOW) is Verdict.REPEAT  # same game: done already
+    assert in_g2.check_command(ticket("c-next", game="g-2"), NOW) is Verdict.REPEAT
+    assert in_g2.check_command(ticket("c-expired", game="g-2"), NOW) is Verdict.CARRY_OUT
+    four_g9 = with_game(four, "g-9")
+    assert four_g9.check_command(ticket("c-result", game="g-9"), NOW) is Verdict.REPEAT
 
 
 def test_recall_stops_at_an_older_hosts_records(tmp_path: Path) -> None:
@@ -151,10 +106,12 @@ def test_recall_stops_at_an_older_hosts_records(tmp_path: Path) -> None:
         journal_commands(
             journal, 3, [("cmd", "c-1", NOW - 9, NOW), ("old", "c-0"), ("cmd", "c-2", NOW - 5, NOW)]
         )
-        window = CommandWindow(MAX_AGE_MS)
-        assert window.recall(3, journal.newest_of_kind(table_id(3), COMMAND_KIND), NOW) == 1
-    assert window.check(cmd("c-2"), 3, "g-A", NOW) is Verdict.REPEAT
-    assert window.check(cmd("c-1"), 3, "g-A", NOW) is Verdict.CARRY_OUT
+        runtime = with_game(TableRuntime(number=3, venue="hall"), "g-A")
+        runtime.commands = CommandMemory(MAX_AGE_MS)
+        newest = journal.newest_of_kind(table_id(3), COMMAND_KIND)
+        assert runtime.commands.recall((e.payload for e in newest), NOW) == 1
+    assert runtime.check_command(ticket("c-2"), NOW) is Verdict.REPEAT
+    assert runtime.check_command(ticket("c-1"), NOW) is Verdict.CARRY_OUT
 
 
 def test_newest_of_kind_pages_through_a_long_day(tmp_path: Path) -> None:
@@ -171,11 +128,11 @@ def test_a_tables_game_is_the_one_its_states_show() -> None:
     """What a referee signs for is what the table shows: its game (running or over), or
     while it has none the game waiting for the referee's next-game."""
     runtime = TableRuntime(number=3, venue="hall")
-    assert shown_game(runtime) is None
+    assert runtime.shown_game is None
     waiting = Assignment(3, "g-W", "Li", "Zhang", "renju", "free", {}, "600+5", 3, 1, False, NOW)
     runtime.offer_assignment(waiting)
-    assert shown_game(runtime) == "g-W"  # the first next-game is signed for it
+    assert runtime.shown_game == "g-W"  # the first next-game is signed for it
     runtime.begin(1_000_000, NOW)
-    assert shown_game(runtime) == "g-W"
+    assert runtime.shown_game == "g-W"
     runtime.offer_assignment(replace(waiting, game_id="g-X"))
-    assert shown_game(runtime) == "g-W"  # still played (or over): next-game is signed for it
+    assert runtime.shown_game == "g-W"  # still played (or over): next-game is signed for it

@@ -193,8 +193,7 @@ def test_every_fault_is_its_tables_alone_and_costs_no_player(
             10,
             f"table {t.number}: clock held",
         )
-        if not t.resume_after:  # the host status lists it (again within STATUS_AGAIN_NS
-            # after a bus reconnect, whose birth message lists none)
+        if not t.resume_after:  # the host status lists it (republished first at a reconnect)
             wait_for(
                 lambda t=t: t.number in host.observer.links_down,
                 15,

@@ -188,7 +188,7 @@ def _table_state(service: HostService) -> tuple[object, ...]:
         runtime.assignment,
         runtime.waiting,
         runtime.game_id,
-        frozenset(runtime.commands_seen),
+        len(runtime.commands),
         runtime.public_seq,
     )
 

@@ -6,11 +6,12 @@ control socket) must not turn anyone into a referee. So every command carries
 ``auth = "hmac-sha256:<64 hex digits>"``, the HMAC of `canonical_bytes` under the
 referee's key, and each host checks it for itself with `verify`. Together with the age
 check (``issued_ms`` close to the host's wall clock) and unique ``command_id`` values
-remembered for that window (`ReplayGuard`), an old command cannot be played again.
+remembered for that window (each table's, ``wuzi.table.commands``), an old command cannot
+be played again.
 
 What is signed binds the command to where it acts (issue 32): the table, and for a
 command to one table the game it is for (``game_id``, None while the table has no
-game); `game_problem` refuses it on a table that plays another game, so a result
+game); the table refuses it when it plays another game (``wuzi.table.commands``), so a result
 captured in one game cannot end the next. A command to every table (``table: null``)
 cannot name one game: it binds its table null, its id and its issue time, and is
 refused as a repeat within the age window (the host keeps the ids of that window,
@@ -48,9 +49,7 @@ __all__ = [
     "MIN_KEY_BYTES",
     "SCHEME",
     "AuthError",
-    "ReplayGuard",
     "canonical_bytes",
-    "game_problem",
     "hash_key",
     "key_from_password",
     "read_token_file",
@@ -147,65 +146,6 @@ def verify(
             f"{what}: issued {-age_ms} ms in the future, more than the {max_future_ms} ms"
             " allowed (clocks out of step)"
         )
-
-
-def game_problem(cmd: ArbiterCommand, table: int, plays: str | None) -> str | None:
-    """Why ``cmd`` (verified) must not act on table ``table``, which plays game ``plays``
-    (None: no game yet), or None when it may. A command for one table acts only in the
-    game it names; a command for every table names no game and fits any."""
-    if cmd.table is None or cmd.game_id == plays:
-        return None
-    wanted = f"game {cmd.game_id}" if cmd.game_id is not None else "a table with no game"
-    now = f"plays game {plays}" if plays is not None else "has no game"
-    return f"command {cmd.command_id} is for {wanted}; table {table} {now}"
-
-
-class ReplayGuard:
-    """The ``command_id`` values seen within the age window, so a repeat is recognised.
-
-    The bus delivers at least once, so a receiver sees honest repeats too; a replayed
-    command is either a repeat (dropped here) or older than ``max_age_ms`` (refused by
-    `verify`). Ids are forgotten once their command would fail the age check anyway, so
-    memory stays bounded by the command rate times the window. An id is remembered per
-    place (``where``: the table it was carried out on, None for a receiver with one
-    place), as a command for every table is carried out table by table. Pure: time is
-    an argument. It lives in memory: after a restart it is empty, so a service that
-    must refuse a repeat across restarts also keeps the ids of accepted commands in its
-    journal and `remember`s them on start (``wuzi.host.command_window``).
-    """
-
-    def __init__(self, max_age_ms: int) -> None:
-        self.max_age_ms = max_age_ms
-        self._seen: dict[tuple[str, int | None], int] = {}  # (command_id, where) -> issued_ms
-        self._oldest_ms: int | None = None  # the smallest issued_ms kept (None: none)
-
-    def _forget_old(self, now_ms: int) -> None:
-        horizon = now_ms - self.max_age_ms
-        if self._oldest_ms is None or self._oldest_ms >= horizon:
-            return  # nothing to forget: spares a scan per command
-        self._seen = {key: ms for key, ms in self._seen.items() if ms >= horizon}
-        self._oldest_ms = min(self._seen.values(), default=None)
-
-    def seen(self, cmd: ArbiterCommand, now_ms: int, where: int | None = None) -> bool:
-        """Whether ``cmd.command_id`` was remembered for ``where`` within the window."""
-        self._forget_old(now_ms)
-        return (cmd.command_id, where) in self._seen
-
-    def remember(self, command_id: str, issued_ms: int, where: int | None = None) -> None:
-        """Keep ``command_id`` (issued at ``issued_ms``) as seen for ``where``."""
-        self._seen[(command_id, where)] = issued_ms
-        if self._oldest_ms is None or issued_ms < self._oldest_ms:
-            self._oldest_ms = issued_ms
-
-    def first_time(self, cmd: ArbiterCommand, now_ms: int, where: int | None = None) -> bool:
-        """True the first time ``cmd.command_id`` is seen (and remember it), else False."""
-        if self.seen(cmd, now_ms, where):
-            return False
-        self.remember(cmd.command_id, cmd.issued_ms, where)
-        return True
-
-    def __len__(self) -> int:
-        return len(self._seen)
 
 
 # --- keys ---------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wuzi.bus import topics
-from wuzi.bus.auth import AuthError, verify
+from wuzi.bus.auth import MAX_FUTURE_MS, AuthError, verify
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.schemas import (
     DIRECTOR_ACTIONS,
@@ -56,7 +56,6 @@ from wuzi.bus.schemas import (
 )
 from wuzi.config import TableConfig, VenueConfig
 from wuzi.config.credentials import referee_keys
-from wuzi.host.command_window import CommandWindow, Verdict, shown_game
 from wuzi.host.commands import CommandError, to_inputs
 from wuzi.host.control import GAMES_QUERY, ControlServer, games_message
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why, noisy_line_alert
@@ -72,6 +71,7 @@ from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
 from wuzi.link.session import LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError
+from wuzi.table.commands import CommandMemory, Ticket, Verdict
 from wuzi.table.inputs import TableSetup
 from wuzi.table.table import Outcome
 
@@ -84,11 +84,6 @@ __all__ = ["HostService", "ServiceOptions"]
 log = logging.getLogger("wuzi.host")
 
 HEARTBEAT_NS = 1_000_000_000
-STATUS_AGAIN_NS = 10_000_000_000
-"""While tables are faulted the host status is published again this often: the birth
-message a broker reconnect sends was made at start and lists no faulted table."""
-STATUS_AFTER_CONNECT_NS = 200_000_000
-"""And this long after each (re)connection, once that stale birth message has gone out."""
 COMMAND_MAX_AGE_MS = 120_000
 MAX_WAIT_MS = 50
 HELD_PRESS_WAKE_MS = 5
@@ -193,14 +188,11 @@ class HostService:
         self._by_driver: dict[object, ServedTable] = {}
         self._inbox = _Inbox()
         self._keys: dict[str, bytes] = {}
-        self.commands = CommandWindow(options.command_max_age_ms)  # once, in their own game
         self._next_heartbeat_ns = 0
         self._stopping = False
         self.recovered_tables = 0
         self._status: Callable[[bool], RetainedMessage] | None = None  # the host's status
         self.links_down: tuple[int, ...] = ()  # tables with a device fault (host status)
-        self._status_again_ns = 0
-        self._bus_connected = False  # as last seen by the loop (a reconnect re-tells faults)
 
     # --- starting and stopping ----------------------------------------------------------
 
@@ -253,8 +245,10 @@ class HostService:
         table = ServedTable(runtime=runtime, config=config)
         table.seq = self.journal.last_seq(table_id(number))
         table.snapshot_seq = snapshot_seq
+        # the commands carried out within the age window, across games: once, in their game
+        runtime.commands = CommandMemory(self.options.command_max_age_ms, MAX_FUTURE_MS)
         commands = self.journal.newest_of_kind(table_id(number), COMMAND_KIND)
-        self.commands.recall(number, commands, self.wall_ms())
+        runtime.commands.recall((entry.payload for entry in commands), self.wall_ms())
         self.tables[config.number] = table
         now, wall = self.time.now_ns(), self.wall_ms()
         if runtime.session is not None:
@@ -349,11 +343,11 @@ class HostService:
         the devices)."""
         self._apply(table, table.runtime.link_changed(device, down=down, why=why))
 
-    def _update_links_down(self, *, again: bool = False) -> None:
-        """Publish the host status when the faulted tables change (``again``: also when
-        they did not — the birth message a reconnect sends knows of none)."""
+    def _update_links_down(self) -> None:
+        """Publish the host status when the faulted tables change (retained: the bus client
+        republishes the last one first at every reconnect, ``wuzi.bus.client``)."""
         down = tuple(sorted(n for n, t in self.tables.items() if t.runtime.faults.any))
-        if down == self.links_down and not again:
+        if down == self.links_down:
             return
         self.links_down = down
         if self.bus is not None and self._status is not None:
@@ -420,21 +414,8 @@ class HostService:
             self._check_devices(table, now)
             self._release_presses(table, now)
             self._timers(table, now)
-        self._status_again(now)
         if now >= self._next_heartbeat_ns:
             self._heartbeat(now)
-
-    def _status_again(self, now: int) -> None:
-        """Publish the host status again while tables are faulted: shortly after each
-        (re)connection of the bus, whose birth message lists none, then every
-        ``STATUS_AGAIN_NS``."""
-        connected = self.bus is not None and self.bus.connected
-        if connected and not self._bus_connected:
-            self._status_again_ns = now + STATUS_AFTER_CONNECT_NS
-        self._bus_connected = connected
-        if self.links_down and now >= self._status_again_ns:
-            self._update_links_down(again=True)
-            self._status_again_ns = now + STATUS_AGAIN_NS
 
     def _next_due(self, table: ServedTable) -> int | None:
         runtime = table.runtime
@@ -641,7 +622,10 @@ class HostService:
     def _execute_on(self, table: ServedTable, command: ArbiterCommand) -> str:
         runtime = table.runtime
         now, wall = runtime.clamp(self.time.now_ns()), self.wall_ms()
-        verdict = self.commands.check(command, runtime.number, shown_game(runtime), wall)
+        ticket = Ticket(
+            command.command_id, command.game_id, command.issued_ms, command.table is None
+        )
+        verdict = runtime.check_command(ticket, wall)
         if verdict is Verdict.REPEAT:  # QoS 1 delivers at least once: already done
             log.info("table %d: command %s again: ignored", runtime.number, command.command_id)
             return f"command {command.command_id} was carried out already: a repeat, ignored"
@@ -649,7 +633,7 @@ class HostService:
         try:
             if isinstance(verdict, str):
                 raise TableError(verdict)
-            meta |= self.commands.record_fields(command, wall)
+            meta |= runtime.command_fields(ticket, wall)
             if command.action == "next-game" and (
                 runtime.waiting is not None or runtime.session is None or self.options.standalone
             ):
@@ -658,7 +642,7 @@ class HostService:
                 setup = self._default_setup() if self.options.standalone else None
                 records = runtime.begin_by_command(command.command_id, meta, now, wall, setup)
                 self.out.commit(table, records)
-                self.commands.carried_out(command, runtime.number)
+                runtime.carried_out(ticket)
                 table.display_due_ns = 0
                 return ""
             session = runtime.session
@@ -668,7 +652,7 @@ class HostService:
             strict = command.action in PLAYER_ACTIONS
             records = runtime.feed_command(command.command_id, meta, inputs, wall, strict=strict)
             self.out.commit(table, records)
-            self.commands.carried_out(command, runtime.number)
+            runtime.carried_out(ticket)
         except (TableError, CommandError) as exc:
             log.warning(
                 "table %d: command %s (%s) refused: %s",
@@ -690,7 +674,7 @@ class HostService:
         assert self.control is not None
         for request in self.control.on_readable():
             if request.payload.strip() == GAMES_QUERY:
-                games = {n: shown_game(t.runtime) for n, t in self.tables.items()}
+                games = {n: t.runtime.shown_game for n, t in self.tables.items()}
                 request.reply(True, games_message(games))
                 continue
             try:

@@ -5,8 +5,8 @@ Replaying a 200-move game costs ~20 ms on a development machine (the clock core'
 immutable updates, the rules' checks), ~80 ms on a Pi 4, for each of its tables; loading a
 snapshot costs ~2 ms. The journal's events stay the truth: a snapshot holds exactly what
 ``TableRuntime.recover`` would rebuild from the events up to its ``seq`` (the session with
-its inputs and outputs, the game's id, assignment, public numbering, commands seen and
-open alerts), and recovery replays only the events after it.
+its inputs and outputs, the game's id, assignment, public numbering and open alerts), and
+recovery replays only the events after it.
 
 The state is pickled (protocol 5): the session is a graph of the rules', clock's and
 table's own objects, and pickle rebuilds it exactly, with no second serialisation to keep
@@ -53,7 +53,6 @@ _FIELDS = (
     "assignment",
     "game_id",
     "last_ns",
-    "commands_seen",
     "public_seq",
     "open_alerts",
     "started_wall_ms",

@@ -38,6 +38,7 @@ from wuzi.table.alerts import AlertReason
 from wuzi.table.buttons import CLAIM_BUTTON, REFEREE_CALLED, ButtonMapper
 from wuzi.table.checks import TableError
 from wuzi.table.codec import decode_input, decode_output, encode_input, encode_output
+from wuzi.table.commands import CommandMemory, Ticket, Verdict, game_problem
 from wuzi.table.faults import DeviceFaults, DeviceLook
 from wuzi.table.inputs import (
     BoardAlert,
@@ -155,13 +156,13 @@ class Table(Generic[A]):
     game_id: str = ""
     waiting: A | None = None  # a new assignment held until the referee starts it
     last_ns: int = 0
-    commands_seen: set[str] = field(default_factory=set)
     public_seq: int = 0  # public events of this game, numbered without gaps
     open_alerts: list[tuple[str, RefereeAlert]] = field(default_factory=list)
     started_wall_ms: int | None = None  # the wall clock when the game began (its record's)
     gate: PressGate[Report] = field(default_factory=lambda: PressGate(CLAIM_BUTTON))
     faults: DeviceFaults = field(default_factory=DeviceFaults)
     buttons: ButtonMapper = field(default_factory=ButtonMapper)
+    commands: CommandMemory = field(default_factory=CommandMemory)  # carried out, by age
     _waiting_setup: tuple[TableSetup, dict[str, Any]] | None = None  # (setup, journal JSON)
 
     @property
@@ -229,7 +230,6 @@ class Table(Generic[A]):
         self.session, self.assignment, self.game_id = session, chosen, game_id
         self.started_wall_ms = wall_ms
         self.waiting, self._waiting_setup = None, None
-        self.commands_seen = set()
         self.public_seq = 0
         self.open_alerts = []
         self.last_ns = now_ns
@@ -319,8 +319,40 @@ class Table(Generic[A]):
         return [records[0], command, *records[1:]]
 
     def _command_record(self, command_id: str, meta: dict[str, Any], t_ms: int) -> Record:
-        self.commands_seen.add(command_id)
         return Record(COMMAND_KIND, {"command_id": command_id, **meta}, False, t_ms)
+
+    # --- the referee's commands: once, in their own game ------------------------------
+
+    @property
+    def shown_game(self) -> str | None:
+        """The game the table's states show, which a referee's command for it is signed
+        for: its game (running or over), or while it has none the assignment waiting for
+        the referee's ``next-game``, else None."""
+        if self.session is None and self.waiting is not None:
+            return self.waiting.game_id
+        return self.game_id or None
+
+    def check_command(self, ticket: Ticket, now_ms: int) -> Verdict | str:
+        """What to do with a verified command on this table at the host's wall clock
+        ``now_ms``: carry it out, drop it as a repeat, or the refusal's text. The game is
+        checked first, so a command replayed into the next game is refused loudly, not
+        dropped in silence (``wuzi.table.commands``)."""
+        problem = game_problem(ticket, self.number, self.shown_game)
+        if problem is not None:
+            return problem
+        if self.commands.seen(ticket.command_id, now_ms):
+            return Verdict.REPEAT
+        return Verdict.CARRY_OUT
+
+    def carried_out(self, ticket: Ticket) -> None:
+        """Remember the command as carried out here (once its record is journaled)."""
+        self.commands.remember(ticket.command_id, ticket.issued_ms)
+
+    @staticmethod
+    def command_fields(ticket: Ticket, now_ms: int) -> dict[str, Any]:
+        """What a ``host.command`` record of the command, accepted at the host's wall clock
+        ``now_ms``, holds besides its id, for ``CommandMemory.recall`` after a restart."""
+        return {"issued_ms": ticket.issued_ms, "game_id": ticket.game_id, "wall_ms": now_ms}
 
     def alert(self, now_ns: int, wall_ms: int, reason: AlertReason, text: str) -> list[Record]:
         """A referee alert raised by the host itself (a refused command or assignment, a
@@ -566,7 +598,6 @@ class Table(Generic[A]):
                 table.started_wall_ms = (
                     wall_ms if isinstance(wall_ms, int) and not isinstance(wall_ms, bool) else None
                 )
-                table.commands_seen = set()
                 table.public_seq = 0
                 table.open_alerts = []
                 continue
@@ -574,9 +605,7 @@ class Table(Generic[A]):
             pseq = entry.payload.get("pseq")
             if isinstance(pseq, int):
                 table.public_seq = max(table.public_seq, pseq)
-            if entry.kind == COMMAND_KIND:
-                table.commands_seen.add(str(entry.payload.get("command_id")))
-            elif entry.kind.startswith("in."):
+            if entry.kind.startswith("in."):
                 try:
                     inputs.append(decode_input(entry.kind, entry.payload))
                 except TableError as exc:
