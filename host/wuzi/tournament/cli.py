@@ -303,8 +303,17 @@ def _result(args: argparse.Namespace) -> int:
 
 def _playoff(args: argparse.Namespace) -> int:
     games = [GameResult.parse(g) for g in args.games.split(",") if g.strip()]
-    comp = _store(args).update(
-        lambda c: c.add_tie_playoff(args.first, args.second, games), _command_text(args)
+    store = _store(args)
+    command = _command_text(args)
+    if args.correct:  # the log keeps what the correction replaced
+        before = store.load()
+        a, b = before.entrant(args.first).id, before.entrant(args.second).id
+        for t in before.tie_playoffs:
+            if {t.first, t.second} == {a, b}:
+                games_in = ",".join(g.value for g in t.games)
+                command += f" (replaces {t.first} v {t.second} {games_in})"
+    comp = store.update(
+        lambda c: c.add_tie_playoff(args.first, args.second, games, args.correct), command
     )
     record = comp.tie_playoffs[-1]
     winner = record.winner()
@@ -313,6 +322,12 @@ def _playoff(args: argparse.Namespace) -> int:
         f"playoff {comp.entrant(record.first).name} v {comp.entrant(record.second).name}: "
         f"won by {comp.entrant(winner).name}"
     )
+    owed = comp.standings().playoffs_owed
+    for place, first, second in owed:
+        _out(
+            f"still owed for place {place}: {comp.entrant(first).name} v "
+            f"{comp.entrant(second).name}"
+        )
     return 0
 
 
@@ -665,11 +680,18 @@ def register(subparsers: Any) -> None:
         _playoff,
         "enter a playoff for a tied prize place",
         "Enter the playoff between two entrants level on a prize place: two games (the "
-        "first-named Black in game 1), then single games until one is decisive.",
+        "first-named Black in game 1), then single games until one is decisive. Three or "
+        "more level play every pair (a playoff round robin); nobody is placed by it until "
+        "all its matches are in (standings lists those still owed). 002 六(四)1-3.",
     )
     p.add_argument("first", help="ID or name (Black in playoff game 1)")
     p.add_argument("second", help="ID or name")
     p.add_argument("games", help="the games in order, e.g. black,white,draw,black")
+    p.add_argument(
+        "--correct",
+        action="store_true",
+        help="replace the playoff already entered for this pair (logged with what it replaces)",
+    )
 
     p = _sub(
         sub,

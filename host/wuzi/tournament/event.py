@@ -408,8 +408,13 @@ class Competition:
         rounds[round_number - 1] = Round(rnd.number, pairings)
         return replace(self, rounds=tuple(rounds))
 
-    def add_tie_playoff(self, first: str, second: str, games: Sequence[GameResult]) -> Competition:
-        """Record a place playoff between two entrants level on a prize place."""
+    def add_tie_playoff(
+        self, first: str, second: str, games: Sequence[GameResult], correct: bool = False
+    ) -> Competition:
+        """Record a place playoff between two entrants level on a prize place.
+
+        A pair's playoff is entered once: entering it again with other games would quietly
+        move a prize place, so it takes ``correct`` (``playoff --correct``, logged)."""
         a, b = self.entrant(first), self.entrant(second)
         if a.id == b.id:
             raise ResultError(f"a playoff needs two entrants, not {a.name!r} twice")
@@ -429,6 +434,15 @@ class Competition:
                 f"the playoff {a.name} v {b.name} is not decided by {len(games)} game(s): "
                 "two games with colours swapped, then single games until one is decisive"
             )
+        entered = [t for t in self.tie_playoffs if {t.first, t.second} == {a.id, b.id}]
+        if entered and not correct:
+            games_in = ",".join(g.value for g in entered[0].games)
+            raise ResultError(
+                f"the playoff {a.name} v {b.name} is already entered ({games_in}); "
+                "use --correct to replace it"
+            )
+        if correct and not entered:
+            raise ResultError(f"no playoff {a.name} v {b.name} is entered yet: nothing to correct")
         others = tuple(t for t in self.tie_playoffs if {t.first, t.second} != {a.id, b.id})
         return replace(self, tie_playoffs=(*others, record))
 
