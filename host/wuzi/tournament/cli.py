@@ -5,7 +5,8 @@ Contracts (kept exactly; docs/tournament.md has examples):
 * ``wuzi tournament --db FILE SUBCOMMAND`` with ``new``, ``add-team``, ``add-player``,
   ``import FILE.csv``, ``pair`` (the next round; ``--json``), ``result``, ``standings``
   (``--json``: places, points and every tie-break value), ``export trf|csv|html|games|
-  rating-list|rating-csv`` (``cli_export``), ``titles``, and also ``withdraw``,
+  rating-list|rating-csv|certificates`` (``cli_export``, ``cli_awards``), ``titles``,
+  ``awards`` (``cli_awards``), and also ``withdraw``,
   ``playoff``, ``ratings`` and ``log``. ``--db`` may also follow the subcommand.
 * ``wuzi tournament simulate --format F --entrants N [--rounds R] --seed S --json``: a
   whole rehearsal event, ``{"rounds": [...], "standings": [...]}`` (shapes in
@@ -346,6 +347,12 @@ def _export(args: argparse.Namespace) -> int:
     from wuzi.tournament.cli_export import export_command
 
     return export_command(args, _store(args).load())
+
+
+def _awards(args: argparse.Namespace) -> int:
+    from wuzi.tournament.cli_awards import awards_command
+
+    return awards_command(args, _store(args).load())
 
 
 def _titles(args: argparse.Namespace) -> int:
@@ -703,7 +710,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    kinds = ("trf", "csv", "html", "games", "rating-list", "rating-csv")
+    kinds = ("trf", "csv", "html", "games", "rating-list", "rating-csv", "certificates")
     p = _sub(
         sub,
         "export",
@@ -732,6 +739,30 @@ def register(subparsers: Any) -> None:
         "--event", metavar="NAME", help="take the records naming this event (default: its name)"
     )
     p.add_argument("--k", type=float, help="rating list: K-factor (default: the event's)")
+    p.add_argument(
+        "--date", metavar="YYYY-MM-DD", help="certificates: the date printed (default: today)"
+    )
+    p.add_argument(
+        "--font",
+        metavar="FILE",
+        help="certificates: the CJK font to embed (default: WenQuanYi Micro Hei)",
+    )
+
+    p = _sub(
+        sub,
+        "awards",
+        _awards,
+        "the prize list: medals, certificates, prize money, titles",
+        "Per prize place: the entrant, the medal (gold, silver, bronze), the certificate, "
+        "the prize money and its currency, the title. 2019 open (002 八(一)-(五)): 8, 10 or "
+        "12 places by the group's entrants, medals 1-3, certificates for every prize place, "
+        "3000/2000/1000 CNY in the men's and women's groups. 2021 team final (000 九(三)): "
+        "places 1-8, prize money and a certificate; the semifinal (000 九(一)): an "
+        "electronic certificate for every player. Places waiting for a playoff get nothing "
+        "yet. The PDFs: export certificates --output DIR.",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--table", metavar="FILE.csv", help="the titles' table (as for titles)")
 
     p = _sub(
         sub,
