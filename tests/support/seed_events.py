@@ -19,10 +19,13 @@ from pathlib import Path
 
 from wuzi.tournament.entrants import Group, Player, Sex
 from wuzi.tournament.event import Competition, EventSettings, Format
-from wuzi.tournament.results import GameResult, RoundResult
+from wuzi.tournament.results import GameResult, MatchKind, RoundResult
 from wuzi.tournament.store import TournamentStore
 
-SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾"
+    "肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+)
 GIVEN = "明强伟军磊洋勇杰涛斌"
 MEN_2019_NAME = "2019年全国五子棋公开赛 男子组"
 # the cycle among pairing numbers 2, 3 and 4: (winner, loser)
@@ -62,8 +65,11 @@ def men_2019(
             if p.second is None:
                 continue
             first, second = number[p.first], number[p.second]
-            won = GameResult.BLACK if _winner(first, second) == first else GameResult.WHITE
-            comp = comp.set_result(rnd.number, p.board, RoundResult((won,)))
+            won = (GameResult.BLACK, GameResult.WHITE)  # the first-named Black in game 1
+            games = won if _winner(first, second) == first else won[::-1]
+            if settings.match is MatchKind.SINGLE:
+                games = games[:1]  # else the open group's two games, colours swapped
+            comp = comp.set_result(rnd.number, p.board, RoundResult(games))
     return comp
 
 

@@ -115,6 +115,7 @@ def _new(args: argparse.Namespace) -> int:
         initial_colour=Colour.parse(args.first_colour),
         prizes=_prizes(args.prizes) if args.prizes is not None else None,
         k_factor=args.k,
+        allow=args.allow,
     )
     from wuzi.tournament.cli_final import final_from_sources, wants_sources
 
@@ -132,6 +133,10 @@ def _new(args: argparse.Namespace) -> int:
         f"pairings, rules {settings.rules}, time control {settings.time_control}, "
         f"scoring {settings.scoring}, game points {settings.game_scoring}, tie-breaks {tbs})"
     )
+    from wuzi.tournament.summary import settings_summary
+
+    for line in settings_summary(settings):
+        _out(line)
     for line in final.lines if final is not None else []:
         _out(line)
     return 0
@@ -541,7 +546,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--playoff-time-control", help="captains' playoff time control (default 300+3)")
     p.add_argument("--double", action="store_true", help="round robin: double round robin")
     p.add_argument(
-        "--group", choices=[g.value for g in Group], help="the group (checks eligibility)"
+        "--group",
+        choices=[g.value for g in Group],
+        help="the 2019 open's group: its eligibility and its settings (men, women: renju, "
+        "designated openings, single games; open: free opening, no forbidden moves, "
+        "two-game rounds; all 3600 sudden death; 002 六(一), 六(三))",
+    )
+    p.add_argument(
+        "--allow",
+        action="store_true",
+        help="accept a setting that contradicts the group or the rules (renju rules in the "
+        "open group, a free opening with renju): a venue's own variant",
     )
     p.add_argument(
         "--first-colour", default="black", help="round 1: the colour of board 1's higher seed"
