@@ -8,11 +8,10 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from support.tournament_cli import Wuzi
+from support.tournament_cli import Wuzi, play_round, swiss_event
 from wuzi.cli import main
 from wuzi.tournament.store import TournamentStore
 from wuzi.tournament.tiebreaks import Tiebreak
@@ -21,31 +20,6 @@ from wuzi.tournament.tiebreaks import Tiebreak
 @pytest.fixture
 def wuzi(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Wuzi:
     return Wuzi(tmp_path / "event.db", capsys)
-
-
-def swiss_event(wuzi: Wuzi, players: int = 9, rounds: int = 4) -> None:
-    wuzi(
-        "new", "--format", "swiss", "--rounds", str(rounds), "--name", "Open men", "--group", "men"
-    )
-    for i in range(1, players + 1):
-        wuzi(
-            "add-player",
-            f"Player {i}",
-            "--sex",
-            "m",
-            "--rating",
-            str(2000 - 10 * i),
-            "--id",
-            f"p{i}",
-        )
-
-
-def play_round(wuzi: Wuzi, results: tuple[str, ...] = ("black", "white", "draw")) -> dict[str, Any]:
-    data: dict[str, Any] = wuzi.json("pair")
-    for i, p in enumerate(data["pairings"]):
-        if p["white"] is not None:
-            wuzi("result", str(data["round"]), str(p["board"]), results[i % len(results)])
-    return data
 
 
 def test_a_swiss_from_new_to_export(wuzi: Wuzi, tmp_path: Path) -> None:

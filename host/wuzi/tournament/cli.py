@@ -244,9 +244,37 @@ def _fixed(specs: list[str]) -> list[tuple[str, str | None]]:
     return fixed
 
 
+def _show_round(args: argparse.Namespace) -> int:
+    """``pair --show ROUND``: reprint a paired round, changing nothing (not even the log)."""
+    from pathlib import Path
+
+    from wuzi.tournament.pairing_sheet import round_sheet
+    from wuzi.tournament.report import pairing_json
+
+    if args.fix or args.reason or args.replace:
+        raise SettingsError("--show reprints a round; it takes no --fix, --reason or --replace")
+    if args.json and args.sheet is not None:
+        raise SettingsError(f"--json or --format {args.sheet}: give one")
+    comp = _store(args).load()
+    text = round_sheet(comp, args.show, args.sheet or "text")
+    if args.json:
+        text = json.dumps(pairing_json(comp, comp.rounds[args.show - 1]), ensure_ascii=False,
+                          indent=2)  # fmt: skip
+    if args.output:
+        Path(args.output).write_text(text if text.endswith("\n") else text + "\n", "utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        _out(text)
+    return 0
+
+
 def _pair(args: argparse.Namespace) -> int:
     from wuzi.tournament.report import pairing_json, pairing_text
 
+    if args.show is not None:
+        return _show_round(args)
+    if args.sheet is not None or args.output:
+        raise SettingsError("--format and --output go with --show ROUND (a reprint)")
     fixed = _fixed(args.fix or [])
     if args.reason and not fixed:
         raise SettingsError("--reason goes with --fix (a pairing made by hand)")
@@ -668,7 +696,9 @@ def register(subparsers: Any) -> None:
         _pair,
         "pair the next round",
         "Pair the next round and print it. Swiss: --fix BLACK:WHITE (or ENTRANT:bye) fixes "
-        "pairings by hand, with --reason for the record; the rest is paired around them.",
+        "pairings by hand, with --reason for the record; the rest is paired around them. "
+        "--show ROUND prints a round already paired again (text, --json, --format html or "
+        "csv) and changes nothing.",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--fix", action="append", metavar="BLACK:WHITE", help="a pairing made by hand")
@@ -678,6 +708,19 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="re-pair the last round (only while it has no results)",
     )
+    p.add_argument(
+        "--show",
+        type=int,
+        metavar="ROUND",
+        help="reprint round ROUND as it was paired (a lost sheet), changing nothing",
+    )
+    p.add_argument(
+        "--format",
+        dest="sheet",
+        choices=("text", "html", "csv"),
+        help="with --show: text (default), html (a page to print) or csv (one row a game)",
+    )
+    p.add_argument("--output", metavar="FILE", help="with --show: write to FILE")
 
     p = _sub(
         sub,
