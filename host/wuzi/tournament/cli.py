@@ -325,9 +325,15 @@ def _result(args: argparse.Namespace) -> int:
     from wuzi.tournament.report import result_text
 
     def change(comp: Competition) -> Competition:
-        result = RoundResult.parse(args.result, comp.settings.match)
         playoff = [GameResult.parse(g) for g in args.playoff.split(",")] if args.playoff else []
-        return comp.set_result(args.round, args.board, result, playoff, args.correct)
+        if args.result is None:  # the playoff of a match entered as level
+            if not playoff:
+                raise SettingsError("give the result, or --playoff G,G,… for a level match")
+            return comp.set_playoff(args.round, args.board, playoff, args.correct)
+        result = RoundResult.parse(args.result, comp.settings.match)
+        return comp.set_result(
+            args.round, args.board, result, playoff, args.correct, decisive=bool(playoff)
+        )
 
     comp = _store(args).update(change, _command_text(args))
     rnd = comp.rounds[args.round - 1]
@@ -731,11 +737,17 @@ def register(subparsers: Any) -> None:
         "colours: black, white, draw (1-0, 0-1, ½-½), black-by-forfeit (+-), "
         "white-by-forfeit (-+), double-forfeit (--). A team match gives boards 1,2,3; a "
         "two-game round games 1,2 (or flag:black / flag:white for a flag in game 1). "
-        "--playoff adds a knockout tie's playoff games.",
+        "--playoff adds a knockout tie's playoff games, which must decide it; "
+        "result R M --playoff G,G,… adds them to a match already entered as level (3-3).",
     )
     p.add_argument("round", type=int, help="round number")
     p.add_argument("board", type=int, help="board (or match) number")
-    p.add_argument("result", help="e.g. black, or black,white,draw")
+    p.add_argument(
+        "result",
+        nargs="?",
+        help="e.g. black, or black,white,draw (left out with --playoff: the playoff of a "
+        "match already entered as level)",
+    )
     p.add_argument("--playoff", help="playoff games in order, e.g. draw,white")
     p.add_argument("--correct", action="store_true", help="replace a result already entered")
 

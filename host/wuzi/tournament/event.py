@@ -373,8 +373,12 @@ class Competition:
         result: RoundResult,
         playoff: Sequence[GameResult] = (),
         correct: bool = False,
+        decisive: bool = False,
     ) -> Competition:
-        """Enter (or, with ``correct``, change) the result of one board of a round."""
+        """Enter (or, with ``correct``, change) the result of one board of a round.
+
+        ``decisive``: the playoff games given must decide the match (the organisers enter
+        a playoff once it is over; the director enters it game by game)."""
         if not 1 <= round_number <= len(self.rounds):
             raise ResultError(
                 f"round {round_number} is not paired (rounds paired: {len(self.rounds)})"
@@ -402,11 +406,48 @@ class Competition:
             raise ResultError("a playoff belongs to a knockout match; this event has none")
         updated = replace(pairing, result=result, playoff=tuple(playoff))
         if self.settings.format.is_knockout:
-            match_winner(self.settings.match, result, updated.playoff, self.settings.game_scoring)
+            won = match_winner(
+                self.settings.match, result, updated.playoff, self.settings.game_scoring
+            )
+            if decisive and playoff and won is None:
+                games = ",".join(g.value for g in playoff)
+                raise ResultError(
+                    f"round {round_number} match {board} stands level ({result}) and the "
+                    f"playoff {games} does not decide it: it goes on until one game is "
+                    "decisive (000 六(二)); enter it when it is decided"
+                )
         pairings = tuple(updated if p.board == board else p for p in rnd.pairings)
         rounds = list(self.rounds)
         rounds[round_number - 1] = Round(rnd.number, pairings)
         return replace(self, rounds=tuple(rounds))
+
+    def set_playoff(
+        self, round_number: int, board: int, playoff: Sequence[GameResult], correct: bool = False
+    ) -> Competition:
+        """The playoff of a knockout match already entered as level (a team match standing
+        3–3): the board results stay, the playoff must decide it; a playoff already entered
+        is replaced only with ``correct``."""
+        if not 1 <= round_number <= len(self.rounds):
+            raise ResultError(
+                f"round {round_number} is not paired (rounds paired: {len(self.rounds)})"
+            )
+        pairing = self.rounds[round_number - 1].board(board)
+        if pairing.result is None:
+            raise ResultError(
+                f"round {round_number} match {board} has no result yet: enter the boards "
+                "and the playoff together (result R M BOARDS --playoff G,G,…)"
+            )
+        if not self.settings.format.is_knockout:
+            raise ResultError("a playoff belongs to a knockout match; this event has none")
+        if pairing.playoff and not correct:
+            games = ",".join(g.value for g in pairing.playoff)
+            raise ResultError(
+                f"round {round_number} match {board} already has the playoff {games}; "
+                "use --correct to change it"
+            )
+        return self.set_result(
+            round_number, board, pairing.result, playoff, correct=True, decisive=True
+        )
 
     def add_tie_playoff(
         self, first: str, second: str, games: Sequence[GameResult], correct: bool = False
