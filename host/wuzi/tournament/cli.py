@@ -476,7 +476,15 @@ def _preliminary(args: argparse.Namespace) -> int:
     games = parse_games(csv_lines(read_csv(args.games, "games CSV")))
     teams = parse_teams(csv_lines(read_csv(args.teams, "teams CSV")))
     scoring = Scoring.parse(args.scoring)
-    places = rank_teams(score_teams(teams, games, scoring), args.qualify, args.seed)
+    seed = args.seed
+    if seed is None:  # as `draw` draws a seed: fresh, 9 digits, printed
+        import secrets
+
+        from wuzi.tournament.draw_cli import NEW_SEED_BELOW
+
+        seed = secrets.randbelow(NEW_SEED_BELOW)
+    places = rank_teams(score_teams(teams, games, scoring), args.qualify, seed)
+    lots = [p for p in places if p.by_lot]
     counted = sum(1 for g in games if g.counts)
     if args.json:
         _json(
@@ -484,7 +492,8 @@ def _preliminary(args: argparse.Namespace) -> int:
                 "games": len(games),
                 "counted": counted,
                 "levels": list(LEVELS),
-                "seed": args.seed,
+                "seed": seed,
+                "lots": [{"place": p.place, "team": p.score.team} for p in lots],
                 "ranking": [
                     {
                         "place": p.place,
@@ -511,7 +520,10 @@ def _preliminary(args: argparse.Namespace) -> int:
         label = f"{p.place}=" if p.shared else str(p.place)
         levels = f"{low:g}/{few}/{low2:g}/{few2}"
         _out(f"{label:>6}  {p.score.team:<20} {pts:>5g} {gms:>5}  {levels}{mark}")
-    _out(f"Levels: {'; '.join(LEVELS)}; then lots (seed {args.seed}) for a qualifying place.")
+    _out(f"Levels: {'; '.join(LEVELS)}; then lots for a qualifying place (000 六(一)1(6)).")
+    if lots:
+        order = ", ".join(f"{p.place} {p.score.team}" for p in lots)
+        _out(f"Lots drawn: seed {seed} (the same --seed draws them again): {order}")
     return 0
 
 
@@ -892,7 +904,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("games", metavar="GAMES.csv")
     p.add_argument("--teams", required=True, metavar="TEAMS.csv")
     p.add_argument("--qualify", type=int, default=8, help="qualifying places (default 8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the lots (default 0)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="the seed of the lots for a tie on a qualifying place, announced beforehand "
+        "(default: a fresh random one, printed)",
+    )
     p.add_argument("--scoring", default="2/1/0", help="WIN/DRAW/LOSS (default 2/1/0)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
