@@ -130,6 +130,7 @@ class Competition:
             raise EntryError(f"this is an individual event; team {team.name!r} cannot enter")
         if self.settings.format is Format.TEAM_SEMIFINAL:
             semifinal.check_entry(team.name, seed)
+            semifinal.check_unit(team, seed, [(e.team, e.seed) for e in self.entrants])
         used = self._player_ids()
         for p in team.players:
             if p.id in used:
