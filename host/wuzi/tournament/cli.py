@@ -120,7 +120,11 @@ def _new(args: argparse.Namespace) -> int:
     from wuzi.tournament.cli_final import final_from_sources, wants_sources
 
     final = None
-    if wants_sources(args):  # every file read and checked before the database is made
+    if args.entrants_from_preliminary or args.rosters:
+        from wuzi.tournament.cli_handoff import semifinal_from_preliminary
+
+        final = semifinal_from_preliminary(args, settings)
+    elif wants_sources(args):  # every file read and checked before the database is made
         final = final_from_sources(args, settings)
     if final is None:
         _store(args).create(settings, _command_text(args))
@@ -476,6 +480,9 @@ def _preliminary(args: argparse.Namespace) -> int:
     games = parse_games(csv_lines(read_csv(args.games, "games CSV")))
     teams = parse_teams(csv_lines(read_csv(args.teams, "teams CSV")))
     scoring = Scoring.parse(args.scoring)
+    from wuzi.tournament.semifinal import PreliminaryGroup
+
+    group = PreliminaryGroup.parse(args.group)
     seed = args.seed
     if seed is None:  # as `draw` draws a seed: fresh, 9 digits, printed
         import secrets
@@ -492,6 +499,7 @@ def _preliminary(args: argparse.Namespace) -> int:
                 "games": len(games),
                 "counted": counted,
                 "levels": list(LEVELS),
+                "group": group.value,
                 "seed": seed,
                 "lots": [{"place": p.place, "team": p.score.team} for p in lots],
                 "ranking": [
@@ -611,6 +619,19 @@ def register(subparsers: Any) -> None:
         "--prizes", help="prize money by place, comma-separated (team final default: 30000,18000,…)"
     )
     p.add_argument("--k", type=float, default=20.0, help="Elo K-factor (default 20)")
+    p.add_argument(
+        "--entrants-from-preliminary",
+        action="append",
+        metavar="EXPORT.json",
+        help="the semifinal: a group's preliminary export (preliminary … --group G --json); "
+        "twice, public and pro; its top 8 enter in their ranking, with --rosters",
+    )
+    p.add_argument(
+        "--rosters",
+        metavar="TEAMS.csv",
+        help="the semifinal: the teams' entry forms (the import's team columns, club = the "
+        "unit), for --entrants-from-preliminary",
+    )
     p.add_argument(
         "--entrants-from",
         metavar="SEMI.sqlite",
@@ -911,6 +932,12 @@ def register(subparsers: Any) -> None:
         "(default: a fresh random one, printed)",
     )
     p.add_argument("--scoring", default="2/1/0", help="WIN/DRAW/LOSS (default 2/1/0)")
+    p.add_argument(
+        "--group",
+        default="public",
+        help="the preliminary group ranked: public (大众场, default) or pro (专业场); in the "
+        "JSON, for new --entrants-from-preliminary",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = _sub(
