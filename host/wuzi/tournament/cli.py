@@ -11,8 +11,13 @@ Contracts (kept exactly; docs/tournament.md has examples):
 * ``wuzi tournament simulate --format F --entrants N [--rounds R] --seed S --json``: a
   whole rehearsal event, ``{"rounds": [...], "standings": [...]}`` (shapes in
   ``simulate``).
-* ``wuzi tournament preliminary GAMES.csv --teams TEAMS.csv``: the online preliminary's
-  team ranking.
+* ``wuzi tournament preliminary GAMES.csv --teams TEAMS.csv [--group G] [--seed S]``: the
+  online preliminary's team ranking, its lots by seed; ``new --format team-semifinal
+  --entrants-from-preliminary PUBLIC.json --entrants-from-preliminary PRO.json --rosters
+  TEAMS.csv``: the semifinal from both groups' exports (``cli_handoff``).
+* ``new --group men|women|open [--allow]``: the group's settings (``groups``), a summary in
+  words (``summary``); ``pair --show ROUND`` a reprint (``pairing_sheet``); ``result R M
+  --playoff G,…`` a level match's playoff; ``playoff A B G,… [--correct]``.
 * ``wuzi tournament direct-qualifiers --men MEN.csv --women WOMEN.csv [--places 8]``: the
   final's direct places; ``new --format team-knockout-placement --entrants-from SEMI
   --direct TEAMS.csv``: the final's 16 from the semifinal and the direct places, the
