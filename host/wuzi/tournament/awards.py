@@ -138,10 +138,8 @@ def compute_awards(comp: Competition, table: Sequence[TitleRule] | None = None) 
         money = s.prizes
         medal_places = 0
         clause = "000 九(三)"
-        basis = [
-            f"000 九(三): places 1–{places}: prize money (before tax) and a certificate",
-            "000 九(二): no titles",
-        ]
+        paid = "prize money (before tax) and a certificate" if money else "a certificate"
+        basis = [f"000 九(三): places 1–{places}: {paid}", "000 九(二): no titles"]
     else:
         named = s.group in (Group.MEN, Group.WOMEN)
         money = s.prizes or (OPEN_2019_PRIZES_CNY if named else ())
