@@ -66,3 +66,33 @@ def test_three_players_and_a_woman_on_board_3(wuzi: Wuzi, tmp_path: Path) -> Non
     err = wuzi("add-team", "X", "--group", "public", "--seed", "1", "--player", "a,m,1",
                code=1)  # fmt: skip
     assert "a team has exactly 3 players in board order (--player three times), not 1" in err
+
+
+def dated(path: Path, dates: dict[str, str]) -> Path:
+    """``path`` with a ``registered`` column: each team's date from ``dates``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = [lines[0] + ",registered"]
+    out += [line + "," + dates.get(line.split(",")[0], "2021-12-30") for line in lines[1:]]
+    dated_path = path.with_name("dated-" + path.name)
+    dated_path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    return dated_path
+
+
+def test_registration_in_time(wuzi: Wuzi, tmp_path: Path) -> None:
+    """000 十(二): the preliminary's entries from 2021-12-29 to 2022-01-01; a late form is
+    not taken. The window is given on the command line; the forms carry their dates."""
+    window = ["--registration-window", "2021-12-29..2022-01-01"]
+    late = dated(semifinal_csv(tmp_path), {"专5": "2022-01-02"})
+    before = wuzi.db.read_bytes()
+    err = wuzi("import", str(late), *window, code=1)
+    assert "team '专5' registered on 2022-01-02, outside the registration window " in err
+    assert "2021-12-29..2022-01-01 (000 十(二), 十(三)" in err
+    assert wuzi.db.read_bytes() == before
+    undated = semifinal_csv(tmp_path)
+    assert "team '众1' has no registration date" in wuzi("import", str(undated), *window, code=1)
+    err = wuzi("import", str(undated), "--registration-window", "2022-01-01..2021-12-29", code=1)
+    assert "give FROM..UNTIL, two dates YYYY-MM-DD, the first not after the last" in err
+    bad = dated(semifinal_csv(tmp_path), {"众2": "30.12.2021"})
+    assert "team '众2': registered: '30.12.2021' is not a date" in wuzi("import", str(bad), code=1)
+    in_time = dated(semifinal_csv(tmp_path), {"专5": "2022-01-01"})
+    assert "imported 16 entrants" in wuzi("import", str(in_time), *window)

@@ -113,3 +113,21 @@ def test_every_file_is_checked_before_the_database_is_made(
                str(pro), code=1)  # fmt: skip
     assert "makes the semifinal: --format team-semifinal, not swiss" in err
     assert not wuzi.db.exists()
+
+
+def test_the_entry_forms_registered_in_time(
+    wuzi: Wuzi, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    public = export(tmp_path, "众", "public", capsys)
+    pro = export(tmp_path, "专", "pro", capsys)
+    lines = rosters(tmp_path).read_text(encoding="utf-8").splitlines()
+    late = {"众7": "2022-01-03"}
+    body = [f"{line},{late.get(line.split(',')[0], '2021-12-31')}" for line in lines[1:]]
+    forms = tmp_path / "dated.csv"
+    forms.write_text("\n".join([lines[0] + ",registered", *body]) + "\n", encoding="utf-8")
+    new = ["new", "--format", "team-semifinal", "--entrants-from-preliminary", str(public),
+           "--entrants-from-preliminary", str(pro), "--rosters", str(forms)]  # fmt: skip
+    err = wuzi(*new, "--registration-window", "2021-12-29..2022-01-01", code=1)
+    assert "team '众7' registered on 2022-01-03, outside the registration window" in err
+    assert not wuzi.db.exists()
+    wuzi(*new, "--registration-window", "2021-12-29..2022-01-03")

@@ -125,7 +125,7 @@ def _new(args: argparse.Namespace) -> int:
     from wuzi.tournament.cli_final import final_from_sources, wants_sources
 
     final = None
-    if args.entrants_from_preliminary or args.rosters:
+    if args.entrants_from_preliminary or args.rosters or args.registration_window:
         from wuzi.tournament.cli_handoff import semifinal_from_preliminary
 
         final = semifinal_from_preliminary(args, settings)
@@ -221,15 +221,26 @@ def _import(args: argparse.Namespace) -> int:
     try:
         text = read_csv(args.file, WHAT)  # before the database is opened: nothing changes
         ignore = args.ignore_unknown_columns
+        window = _window(args)
         before = len(_store(args).load().entrants)
         comp = _store(args).update(
-            lambda c: import_entrants(c, csv_lines(text), ignore_unknown_columns=ignore),
+            lambda c: import_entrants(
+                c, csv_lines(text), ignore_unknown_columns=ignore, registration=window
+            ),
             _command_text(args),
         )
     except CsvError as exc:  # name the file: an organiser imports several
         raise CsvError(f"{escape_controls(str(args.file))}: {exc}") from None
     _out(f"imported {len(comp.entrants) - before} entrants from {args.file}")
     return 0
+
+
+def _window(args: argparse.Namespace) -> Any:
+    """``--registration-window FROM..UNTIL`` as a ``registration.Window`` (or None)."""
+    from wuzi.tournament.registration import parse_window
+
+    text = getattr(args, "registration_window", None)
+    return parse_window(text) if text else None
 
 
 def _withdraw(args: argparse.Namespace) -> int:
@@ -638,6 +649,11 @@ def register(subparsers: Any) -> None:
         "unit), for --entrants-from-preliminary",
     )
     p.add_argument(
+        "--registration-window",
+        metavar="FROM..UNTIL",
+        help="with --rosters: every qualifier's form registered in this window (000 十(二))",
+    )
+    p.add_argument(
         "--entrants-from",
         metavar="SEMI.sqlite",
         help="the final: the winners of this finished team-semifinal database",
@@ -717,6 +733,12 @@ def register(subparsers: Any) -> None:
         "line and column.",
     )
     p.add_argument("file", metavar="FILE.csv")
+    p.add_argument(
+        "--registration-window",
+        metavar="FROM..UNTIL",
+        help="teams: every team's registered date (column registered, YYYY-MM-DD) must be "
+        "in this window, e.g. 2021-12-29..2022-01-01 (000 十(二), 十(三))",
+    )
     p.add_argument(
         "--ignore-unknown-columns",
         action="store_true",

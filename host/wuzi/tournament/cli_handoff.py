@@ -24,6 +24,7 @@ from wuzi.tournament.errors import SettingsError
 from wuzi.tournament.event import EventSettings
 from wuzi.tournament.handoff import GroupExport, parse_export, semifinal_start
 from wuzi.tournament.names import check_name
+from wuzi.tournament.registration import parse_window
 from wuzi.tournament.semifinal import label
 
 __all__ = ["semifinal_from_preliminary"]
@@ -55,8 +56,9 @@ def semifinal_from_preliminary(args: argparse.Namespace, settings: EventSettings
         raise SettingsError("--entrants-from-preliminary makes the semifinal, not the final")
     exports = [_export(path) for path in args.entrants_from_preliminary]
     rosters_what = f"--rosters {escape_controls(str(args.rosters))}"
+    window = parse_window(args.registration_window) if args.registration_window else None
     comp = semifinal_start(
-        settings, exports, csv_lines(read_csv(args.rosters, rosters_what)), rosters_what
+        settings, exports, csv_lines(read_csv(args.rosters, rosters_what)), rosters_what, window
     )
     by = check_name("--by", args.by or DEFAULT_BY, error=SettingsError)
     now = time.time_ns() // 1_000_000

@@ -25,6 +25,7 @@ from typing import Any
 from wuzi.tournament.errors import CsvError, EntryError, SettingsError
 from wuzi.tournament.event import Competition
 from wuzi.tournament.importer import import_entrants
+from wuzi.tournament.registration import Window
 from wuzi.tournament.semifinal import GROUP_SIZE, PreliminaryGroup, sheet_seed
 from wuzi.tournament.settings import EventSettings, Format
 
@@ -91,6 +92,7 @@ def semifinal_start(
     exports: Sequence[GroupExport],
     rosters: Iterable[str],
     rosters_what: str,
+    registration: Window | None = None,
 ) -> Competition:
     """The semifinal with its 16 teams: public #1–8, then pro #1–8, from ``exports`` (one
     per group) and the teams' entry forms (``rosters``: a team CSV with every team,
@@ -108,11 +110,12 @@ def semifinal_start(
             f"exports, one each (given: {names})"
         )
     scratch = EventSettings.create(Format.TEAM_KNOCKOUT_PLACEMENT, name=settings.name)
-    forms = {
-        e.team.name: e.team
-        for e in import_entrants(Competition(scratch), rosters, what=rosters_what).entrants
-        if e.team is not None
-    }
+    # the registration window is checked for every form in the file, qualified or not: a
+    # late form is not taken whoever it is for
+    entered = import_entrants(
+        Competition(scratch), rosters, what=rosters_what, registration=registration
+    )
+    forms = {e.team.name: e.team for e in entered.entrants if e.team is not None}
     comp = Competition(settings)
     for export in sorted(exports, key=lambda e: e.group is PreliminaryGroup.PRO):
         for place, name in enumerate(export.qualified, start=1):
