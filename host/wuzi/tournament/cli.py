@@ -727,8 +727,8 @@ def register(subparsers: Any) -> None:
         _import,
         "enter players or teams from a CSV file",
         "Enter every entrant of a CSV file (UTF-8; header row; individual: name,sex[,rating,"
-        "id,club,seed]; teams: team,board,name,sex[,rating,id,club,seed,leader,coach], one "
-        "row per board). Another column is an error unless --ignore-unknown-columns. Names "
+        "id,club,seed]; teams: team,board,name,sex[,rating,id,club,seed,leader,coach,"
+        "registered], one row per board). Another column is an error unless --ignore-unknown-columns. Names "
         "hold no control or invisible format characters. All or nothing; errors name the "
         "line and column.",
     )
