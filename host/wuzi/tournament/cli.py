@@ -728,9 +728,9 @@ def register(subparsers: Any) -> None:
         "enter players or teams from a CSV file",
         "Enter every entrant of a CSV file (UTF-8; header row; individual: name,sex[,rating,"
         "id,club,seed]; teams: team,board,name,sex[,rating,id,club,seed,leader,coach,"
-        "registered], one row per board). Another column is an error unless --ignore-unknown-columns. Names "
-        "hold no control or invisible format characters. All or nothing; errors name the "
-        "line and column.",
+        "registered], one row per board). Another column is an error unless "
+        "--ignore-unknown-columns. Names hold no control or invisible format characters. "
+        "All or nothing; errors name the line and column.",
     )
     p.add_argument("file", metavar="FILE.csv")
     p.add_argument(
