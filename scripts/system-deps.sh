@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages one kind of Wuzi machine needs (idempotent; docs/install.md).
 #
-#   sh scripts/system-deps.sh [ROLE...]       ROLE: dev (the default), host, broker, screen
+#   sh scripts/system-deps.sh [ROLE...]       ROLE: dev (the default), host, broker, screen, desk
 #
 #   dev     developers and CI (`make setup`): everything the tests and the demo start
 #             mosquitto           the MQTT broker tests/bus, tests/host and the venue demo start
@@ -10,11 +10,15 @@
 #             fonts-wqy-microhei  a CJK font, so Chinese names on the screens render (not boxes)
 #             chromium            the real browser tests/display/test_web_browser.py drives
 #                                 (Playwright at /usr/bin/chromium: its own download cannot work)
+#             poppler-utils       pdftotext, pdfinfo, pdffonts and pdftoppm: the tests read the
+#                                 certificates' PDFs (tests/tournament/test_awards.py)
 #   host    a table host (Raspberry Pi OS Bookworm) or the director: nothing from Debian. The
 #           Python packages come from the offline bundle (`make bundle`), lgpio included as
 #           PyPI's wheel; the Pi's own python3 and python3-venv are all it uses.
 #   broker  the machine the venue file names as the broker: mosquitto
 #   screen  a machine that runs a screen (scoreboard, clock display, arbiter): the CJK font
+#   desk    the organisers' laptop (`wuzi tournament`, wuzi[desk]): the CJK font the
+#           certificates' PDFs embed
 #
 # Run as root on a fresh Debian/Ubuntu machine; as a normal user it only warns, so
 # `make setup` still works where packages are managed by someone else.
@@ -22,14 +26,15 @@ set -eu
 
 [ $# -gt 0 ] || set -- dev
 
-want_mosquitto=no want_xvfb=no want_font=no want_browser=no
+want_mosquitto=no want_xvfb=no want_font=no want_browser=no want_poppler=no
 for role in "$@"; do
     case "$role" in
-        dev) want_mosquitto=yes want_xvfb=yes want_font=yes want_browser=yes ;;
+        dev) want_mosquitto=yes want_xvfb=yes want_font=yes want_browser=yes want_poppler=yes ;;
         host) ;;
         broker) want_mosquitto=yes ;;
         screen) want_font=yes ;;
-        *) echo "system-deps: unknown role '$role' (dev, host, broker, screen)" >&2; exit 2 ;;
+        desk) want_font=yes ;;
+        *) echo "system-deps: unknown role '$role' (dev, host, broker, screen, desk)" >&2; exit 2 ;;
     esac
 done
 
@@ -54,6 +59,10 @@ fi
 if [ "$want_font" = yes ]; then
     wanted="$wanted fonts-wqy-microhei"
     [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing="$missing fonts-wqy-microhei"
+fi
+if [ "$want_poppler" = yes ]; then
+    wanted="$wanted poppler-utils"
+    [ -x /usr/bin/pdftotext ] || missing="$missing poppler-utils"
 fi
 if [ "$want_browser" = yes ]; then
     wanted="$wanted chromium"

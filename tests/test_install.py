@@ -47,8 +47,10 @@ def test_every_install_gets_only_what_a_host_and_the_director_need() -> None:
     assert _names(groups["screen"]) == {"pyglet"}
     assert _names(groups["demo"]) == {"wuzi", "amqtt"}
     assert Requirement(groups["demo"][0]).extras == {"screen"}
+    # the organisers' laptop: the certificates' PDFs (`wuzi tournament export certificates`)
+    assert _names(groups["desk"]) == {"fpdf2"}
     # `make setup` (developers, CI) installs .[dev]: every group and the tools
-    assert Requirement(groups["dev"][0]).extras == {"host", "screen", "demo"}
+    assert Requirement(groups["dev"][0]).extras == {"host", "screen", "demo", "desk"}
     assert {"pytest", "mypy", "ruff", "hypothesis"} <= _names(groups["dev"])
 
 

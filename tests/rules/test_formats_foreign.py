@@ -164,6 +164,37 @@ def test_gb_labels_decode_as_gb18030(label: str) -> None:
     assert (record.first.name, record.second.name) == ("刘镕", "周昇")
 
 
+# a RenLib library converted to SGF (lfz084/renju-beta's 24地毯之丘月.lib.sgf, shared/interop):
+# the header says UTF-8, the labels are GBK
+MISLABELLED = (
+    b"(\n  ;GM[1]CA[UTF-8]SZ[15]LB[hh:" + "天元".encode("gbk") + b"]\n  ;B[hh]LB[ih:"
+    + "直".encode("gbk") + b"]\n  ;W[ih]\n)"
+)  # fmt: skip
+
+
+def test_a_file_that_says_utf8_but_holds_gbk_is_read_with_a_warning() -> None:
+    seen: list[str] = []
+    record = load_sgf(MISLABELLED, warn=seen.append)
+    assert len(record.points) == 2 and record.points[0] == P("h8")  # the moves are all read
+    assert seen[0] == (
+        "line 2: CA[UTF-8], but LB[…] is not UTF-8 (byte 31): read as GB18030 (GBK), the "
+        "character set Chinese Gomoku programs write"
+    )
+    # neither UTF-8 nor GB18030: still refused, naming the byte
+    with pytest.raises(RecordFormatError, match=r"byte 19: not UTF-8 text \(CA\[UTF-8\]\)"):
+        load_sgf(b"(;GM[4]CA[UTF-8]PB[\x80];B[hh])")
+
+
+def test_the_cli_names_the_mislabelled_file_and_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "24地毯之丘月.lib.sgf"
+    source.write_bytes(MISLABELLED)
+    assert main(["rules", "record", "convert", str(source), str(tmp_path / "game.json")]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {source}: line 2: CA[UTF-8], but LB[…] is not UTF-8" in err
+
+
 # --- SGF: Gomoku Quest's QPR and QSLW ----------------------------------------------------
 
 

@@ -28,3 +28,28 @@ class Wuzi:
 
     def json(self, *argv: str) -> Any:
         return json.loads(self(*argv, "--json"))
+
+
+def swiss_event(wuzi: Wuzi, players: int = 9, rounds: int = 4) -> None:
+    wuzi(
+        "new", "--format", "swiss", "--rounds", str(rounds), "--name", "Open men", "--group", "men"
+    )
+    for i in range(1, players + 1):
+        wuzi(
+            "add-player",
+            f"Player {i}",
+            "--sex",
+            "m",
+            "--rating",
+            str(2000 - 10 * i),
+            "--id",
+            f"p{i}",
+        )
+
+
+def play_round(wuzi: Wuzi, results: tuple[str, ...] = ("black", "white", "draw")) -> dict[str, Any]:
+    data: dict[str, Any] = wuzi.json("pair")
+    for i, p in enumerate(data["pairings"]):
+        if p["white"] is not None:
+            wuzi("result", str(data["round"]), str(p["board"]), results[i % len(results)])
+    return data

@@ -117,3 +117,18 @@ def test_the_2021_final(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert ratings["games"] == 32 * 3  # board games only: playoffs are not rated
     # Elo is zero-sum (changes are shown rounded to 0.01)
     assert sum(r["change"] for r in ratings["ratings"]) == pytest.approx(0, abs=0.25)
+    # 000 九(三): places 1-8, prize money and a certificate each, one per team; no medals,
+    # no titles (九(二))
+    awards = json.loads(run(capsys, "tournament", "--db", db, "awards", "--json"))
+    rows = awards["awards"]
+    assert [a["place"] for a in rows] == list(range(1, 9))
+    assert [a["money"] for a in rows] == [30000, 18000, 12000, 9000, 7500, 6000, 4500, 3000]
+    assert {a["medal"] for a in rows} == {None} and {a["title"] for a in rows} == {None}
+    assert rows[0]["name"] == champion
+    assert rows[0]["recipients"] == [f"{champion}主将", f"{champion}二台", f"{champion}三台"]
+    assert {a["clause"] for a in rows} == {"000 九(三)"}
+    out = tmp_path / "certificates"
+    run(capsys, "tournament", "--db", db, "export", "certificates", "--output", str(out))
+    assert len(list(out.glob("*.pdf"))) == 8
+    index = (out / "index.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert index[1].startswith(f"01-place-1.pdf,certificate,1,{champion},{champion},,30000,CNY")

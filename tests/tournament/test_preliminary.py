@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
-from wuzi.tournament.errors import CsvError
+from wuzi.cli import main
+from wuzi.tournament.draw import Lots
+from wuzi.tournament.errors import CsvError, ResultError
 from wuzi.tournament.preliminary import (
     OnlineGame,
     PlayerScore,
@@ -104,6 +108,29 @@ def test_lots_for_a_qualifying_place_and_shared_places_otherwise() -> None:
     assert len(draws) > 1  # another seed can draw another order
     shared = rank_teams([best, *tied], qualify=1)
     assert [(p.place, p.shared) for p in shared] == [(1, False), (2, True), (2, True), (2, True)]
+    # Wuzi's lots, as `draw` draws them: anyone with the seed and SHA-256 draws them again
+    expected = Lots(7, "preliminary p2").shuffle(["p", "q", "r"])
+    assert tuple(p.score.team for p in lots[1:]) == expected
+    with pytest.raises(ResultError, match=r"p, q, r are level .* at place 2: lots decide"):
+        rank_teams([best, *tied], qualify=2)  # no seed: no fixed generator decides
+
+
+def test_the_command_draws_a_fresh_seed_and_prints_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    teams = tmp_path / "teams.csv"
+    teams.write_text("team,board1,board2,board3\n甲,a1,a2,a3\n乙,b1,b2,b3\n", encoding="utf-8")
+    games = tmp_path / "games.csv"
+    games.write_text("black,white,result,seconds,moves\na1,b1,draw,300,40\n", encoding="utf-8")
+    argv = ["tournament", "preliminary", str(games), "--teams", str(teams)]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    seed = data["seed"]
+    assert 0 <= seed < 10**9 and [lot["place"] for lot in data["lots"]] == [1, 2]
+    assert main([*argv, "--seed", str(seed)]) == 0
+    out = capsys.readouterr().out
+    order = ", ".join(f"{lot['place']} {lot['team']}" for lot in data["lots"])
+    assert f"Lots drawn: seed {seed} (the same --seed draws them again): {order}" in out
 
 
 def test_csv_parsing_and_errors_name_the_line_and_column() -> None:

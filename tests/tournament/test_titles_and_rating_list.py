@@ -15,7 +15,7 @@ from wuzi.tournament.errors import SettingsError
 from wuzi.tournament.event import Competition, EventSettings, Format
 from wuzi.tournament.rating_list import rating_csv, rating_rows, rating_trf
 from wuzi.tournament.ratings import updated_ratings
-from wuzi.tournament.results import GameResult, RoundResult
+from wuzi.tournament.results import GameResult, MatchKind, RoundResult
 from wuzi.tournament.titles import DEFAULT_TABLE, TitleRule, award_titles, parse_table
 
 
@@ -32,11 +32,11 @@ def group_event(group: Group | None, players: int = 4) -> Competition:
             if p.second is None:
                 continue
             first_wins = int(p.first[1:]) < int(p.second[1:])
-            comp = comp.set_result(
-                rnd.number,
-                p.board,
-                RoundResult((GameResult.BLACK if first_wins else GameResult.WHITE,)),
-            )
+            won = (GameResult.BLACK, GameResult.WHITE)  # the first-named Black in game 1
+            games = won if first_wins else won[::-1]
+            if comp.settings.match is MatchKind.SINGLE:
+                games = games[:1]
+            comp = comp.set_result(rnd.number, p.board, RoundResult(games))
     return comp
 
 

@@ -8,11 +8,10 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from support.tournament_cli import Wuzi
+from support.tournament_cli import Wuzi, play_round, swiss_event
 from wuzi.cli import main
 from wuzi.tournament.store import TournamentStore
 from wuzi.tournament.tiebreaks import Tiebreak
@@ -21,31 +20,6 @@ from wuzi.tournament.tiebreaks import Tiebreak
 @pytest.fixture
 def wuzi(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Wuzi:
     return Wuzi(tmp_path / "event.db", capsys)
-
-
-def swiss_event(wuzi: Wuzi, players: int = 9, rounds: int = 4) -> None:
-    wuzi(
-        "new", "--format", "swiss", "--rounds", str(rounds), "--name", "Open men", "--group", "men"
-    )
-    for i in range(1, players + 1):
-        wuzi(
-            "add-player",
-            f"Player {i}",
-            "--sex",
-            "m",
-            "--rating",
-            str(2000 - 10 * i),
-            "--id",
-            f"p{i}",
-        )
-
-
-def play_round(wuzi: Wuzi, results: tuple[str, ...] = ("black", "white", "draw")) -> dict[str, Any]:
-    data: dict[str, Any] = wuzi.json("pair")
-    for i, p in enumerate(data["pairings"]):
-        if p["white"] is not None:
-            wuzi("result", str(data["round"]), str(p["board"]), results[i % len(results)])
-    return data
 
 
 def test_a_swiss_from_new_to_export(wuzi: Wuzi, tmp_path: Path) -> None:
@@ -302,8 +276,35 @@ def test_playoff_for_a_tied_prize_place(wuzi: Wuzi) -> None:
     assert "decided" in wuzi("playoff", "A", "B", "black", code=1)
     out = wuzi("playoff", "A", "B", "black,black,black")  # 1-1, then A wins game 3 as Black
     assert "won by A" in out
+    assert "still owed for place 1: A v C" in out and "B v C" in out
+    data = wuzi.json("standings")
+    # A never met C in the playoff: the three still share place 1 (002 六(四)1-3)
+    assert [(r["id"], r["place"], r["shared"]) for r in data["standings"]] == [
+        ("A", 1, True),
+        ("B", 1, True),
+        ("C", 1, True),
+    ]
+    assert data["playoffs_owed"] == [
+        {"place": 1, "first": "A", "second": "C"},
+        {"place": 1, "first": "B", "second": "C"},
+    ]
+    assert "still owed: A v C, B v C" in wuzi("standings")
+    before = wuzi.db.read_bytes()
+    err = wuzi("playoff", "B", "A", "black,white", code=1)
+    assert "already entered (black,black,black); use --correct" in err
+    assert wuzi.db.read_bytes() == before
+    wuzi("playoff", "A", "C", "black,white")
+    wuzi("playoff", "B", "C", "white,black")  # C wins both
     rows = wuzi.json("standings")["standings"]
-    assert (rows[0]["id"], rows[0]["place"]) == ("A", 1)
+    assert [(r["id"], r["place"], r["shared"]) for r in rows] == [
+        ("A", 1, False),
+        ("C", 2, False),
+        ("B", 3, False),
+    ]
+    wuzi("playoff", "B", "A", "black,white", "--correct")  # B wins both: a cycle now
+    rows = wuzi.json("standings")["standings"]
+    assert [r["shared"] for r in rows] == [True] * 3
+    assert "(replaces A v B black,black,black)" in wuzi("log")
 
 
 def test_preliminary_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

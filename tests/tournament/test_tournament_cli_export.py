@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_tournament_cli import Wuzi, play_round, swiss_event
 
+from support.tournament_cli import Wuzi, play_round, swiss_event
 from wuzi.rules.board import parse_point
 from wuzi.rules.formats.sgf import load_sgf
 from wuzi.rules.record import GameRecord, GameResult, Player

@@ -95,6 +95,7 @@ COMMAND_MODULES = tuple(command.module for command in COMMANDS)
 OPTIONAL_PACKAGES = {
     "pyglet": "screen",
     "amqtt": "demo",
+    "fpdf": "desk",  # `wuzi tournament export certificates`: the PDFs
     "renju": "dev",  # `wuzi bench`: the rules benchmark compares with the independent judge
 }
 

@@ -5,13 +5,19 @@ Contracts (kept exactly; docs/tournament.md has examples):
 * ``wuzi tournament --db FILE SUBCOMMAND`` with ``new``, ``add-team``, ``add-player``,
   ``import FILE.csv``, ``pair`` (the next round; ``--json``), ``result``, ``standings``
   (``--json``: places, points and every tie-break value), ``export trf|csv|html|games|
-  rating-list|rating-csv`` (``cli_export``), ``titles``, and also ``withdraw``,
+  rating-list|rating-csv|certificates`` (``cli_export``, ``cli_awards``), ``titles``,
+  ``awards`` (``cli_awards``), and also ``withdraw``,
   ``playoff``, ``ratings`` and ``log``. ``--db`` may also follow the subcommand.
 * ``wuzi tournament simulate --format F --entrants N [--rounds R] --seed S --json``: a
   whole rehearsal event, ``{"rounds": [...], "standings": [...]}`` (shapes in
   ``simulate``).
-* ``wuzi tournament preliminary GAMES.csv --teams TEAMS.csv``: the online preliminary's
-  team ranking.
+* ``wuzi tournament preliminary GAMES.csv --teams TEAMS.csv [--group G] [--seed S]``: the
+  online preliminary's team ranking, its lots by seed; ``new --format team-semifinal
+  --entrants-from-preliminary PUBLIC.json --entrants-from-preliminary PRO.json --rosters
+  TEAMS.csv``: the semifinal from both groups' exports (``cli_handoff``).
+* ``new --group men|women|open [--allow]``: the group's settings (``groups``), a summary in
+  words (``summary``); ``pair --show ROUND`` a reprint (``pairing_sheet``); ``result R M
+  --playoff G,…`` a level match's playoff; ``playoff A B G,… [--correct]``.
 * ``wuzi tournament direct-qualifiers --men MEN.csv --women WOMEN.csv [--places 8]``: the
   final's direct places; ``new --format team-knockout-placement --entrants-from SEMI
   --direct TEAMS.csv``: the final's 16 from the semifinal and the direct places, the
@@ -114,11 +120,16 @@ def _new(args: argparse.Namespace) -> int:
         initial_colour=Colour.parse(args.first_colour),
         prizes=_prizes(args.prizes) if args.prizes is not None else None,
         k_factor=args.k,
+        allow=args.allow,
     )
     from wuzi.tournament.cli_final import final_from_sources, wants_sources
 
     final = None
-    if wants_sources(args):  # every file read and checked before the database is made
+    if args.entrants_from_preliminary or args.rosters or args.registration_window:
+        from wuzi.tournament.cli_handoff import semifinal_from_preliminary
+
+        final = semifinal_from_preliminary(args, settings)
+    elif wants_sources(args):  # every file read and checked before the database is made
         final = final_from_sources(args, settings)
     if final is None:
         _store(args).create(settings, _command_text(args))
@@ -131,6 +142,10 @@ def _new(args: argparse.Namespace) -> int:
         f"pairings, rules {settings.rules}, time control {settings.time_control}, "
         f"scoring {settings.scoring}, game points {settings.game_scoring}, tie-breaks {tbs})"
     )
+    from wuzi.tournament.summary import settings_summary
+
+    for line in settings_summary(settings):
+        _out(line)
     for line in final.lines if final is not None else []:
         _out(line)
     return 0
@@ -206,15 +221,26 @@ def _import(args: argparse.Namespace) -> int:
     try:
         text = read_csv(args.file, WHAT)  # before the database is opened: nothing changes
         ignore = args.ignore_unknown_columns
+        window = _window(args)
         before = len(_store(args).load().entrants)
         comp = _store(args).update(
-            lambda c: import_entrants(c, csv_lines(text), ignore_unknown_columns=ignore),
+            lambda c: import_entrants(
+                c, csv_lines(text), ignore_unknown_columns=ignore, registration=window
+            ),
             _command_text(args),
         )
     except CsvError as exc:  # name the file: an organiser imports several
         raise CsvError(f"{escape_controls(str(args.file))}: {exc}") from None
     _out(f"imported {len(comp.entrants) - before} entrants from {args.file}")
     return 0
+
+
+def _window(args: argparse.Namespace) -> Any:
+    """``--registration-window FROM..UNTIL`` as a ``registration.Window`` (or None)."""
+    from wuzi.tournament.registration import parse_window
+
+    text = getattr(args, "registration_window", None)
+    return parse_window(text) if text else None
 
 
 def _withdraw(args: argparse.Namespace) -> int:
@@ -238,9 +264,37 @@ def _fixed(specs: list[str]) -> list[tuple[str, str | None]]:
     return fixed
 
 
+def _show_round(args: argparse.Namespace) -> int:
+    """``pair --show ROUND``: reprint a paired round, changing nothing (not even the log)."""
+    from pathlib import Path
+
+    from wuzi.tournament.pairing_sheet import round_sheet
+    from wuzi.tournament.report import pairing_json
+
+    if args.fix or args.reason or args.replace:
+        raise SettingsError("--show reprints a round; it takes no --fix, --reason or --replace")
+    if args.json and args.sheet is not None:
+        raise SettingsError(f"--json or --format {args.sheet}: give one")
+    comp = _store(args).load()
+    text = round_sheet(comp, args.show, args.sheet or "text")
+    if args.json:
+        text = json.dumps(pairing_json(comp, comp.rounds[args.show - 1]), ensure_ascii=False,
+                          indent=2)  # fmt: skip
+    if args.output:
+        Path(args.output).write_text(text if text.endswith("\n") else text + "\n", "utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        _out(text)
+    return 0
+
+
 def _pair(args: argparse.Namespace) -> int:
     from wuzi.tournament.report import pairing_json, pairing_text
 
+    if args.show is not None:
+        return _show_round(args)
+    if args.sheet is not None or args.output:
+        raise SettingsError("--format and --output go with --show ROUND (a reprint)")
     fixed = _fixed(args.fix or [])
     if args.reason and not fixed:
         raise SettingsError("--reason goes with --fix (a pairing made by hand)")
@@ -291,9 +345,15 @@ def _result(args: argparse.Namespace) -> int:
     from wuzi.tournament.report import result_text
 
     def change(comp: Competition) -> Competition:
-        result = RoundResult.parse(args.result, comp.settings.match)
         playoff = [GameResult.parse(g) for g in args.playoff.split(",")] if args.playoff else []
-        return comp.set_result(args.round, args.board, result, playoff, args.correct)
+        if args.result is None:  # the playoff of a match entered as level
+            if not playoff:
+                raise SettingsError("give the result, or --playoff G,G,… for a level match")
+            return comp.set_playoff(args.round, args.board, playoff, args.correct)
+        result = RoundResult.parse(args.result, comp.settings.match)
+        return comp.set_result(
+            args.round, args.board, result, playoff, args.correct, decisive=bool(playoff)
+        )
 
     comp = _store(args).update(change, _command_text(args))
     rnd = comp.rounds[args.round - 1]
@@ -303,8 +363,17 @@ def _result(args: argparse.Namespace) -> int:
 
 def _playoff(args: argparse.Namespace) -> int:
     games = [GameResult.parse(g) for g in args.games.split(",") if g.strip()]
-    comp = _store(args).update(
-        lambda c: c.add_tie_playoff(args.first, args.second, games), _command_text(args)
+    store = _store(args)
+    command = _command_text(args)
+    if args.correct:  # the log keeps what the correction replaced
+        before = store.load()
+        a, b = before.entrant(args.first).id, before.entrant(args.second).id
+        for t in before.tie_playoffs:
+            if {t.first, t.second} == {a, b}:
+                games_in = ",".join(g.value for g in t.games)
+                command += f" (replaces {t.first} v {t.second} {games_in})"
+    comp = store.update(
+        lambda c: c.add_tie_playoff(args.first, args.second, games, args.correct), command
     )
     record = comp.tie_playoffs[-1]
     winner = record.winner()
@@ -313,6 +382,12 @@ def _playoff(args: argparse.Namespace) -> int:
         f"playoff {comp.entrant(record.first).name} v {comp.entrant(record.second).name}: "
         f"won by {comp.entrant(winner).name}"
     )
+    owed = comp.standings().playoffs_owed
+    for place, first, second in owed:
+        _out(
+            f"still owed for place {place}: {comp.entrant(first).name} v "
+            f"{comp.entrant(second).name}"
+        )
     return 0
 
 
@@ -331,6 +406,12 @@ def _export(args: argparse.Namespace) -> int:
     from wuzi.tournament.cli_export import export_command
 
     return export_command(args, _store(args).load())
+
+
+def _awards(args: argparse.Namespace) -> int:
+    from wuzi.tournament.cli_awards import awards_command
+
+    return awards_command(args, _store(args).load())
 
 
 def _titles(args: argparse.Namespace) -> int:
@@ -415,7 +496,18 @@ def _preliminary(args: argparse.Namespace) -> int:
     games = parse_games(csv_lines(read_csv(args.games, "games CSV")))
     teams = parse_teams(csv_lines(read_csv(args.teams, "teams CSV")))
     scoring = Scoring.parse(args.scoring)
-    places = rank_teams(score_teams(teams, games, scoring), args.qualify, args.seed)
+    from wuzi.tournament.semifinal import PreliminaryGroup
+
+    group = PreliminaryGroup.parse(args.group)
+    seed = args.seed
+    if seed is None:  # as `draw` draws a seed: fresh, 9 digits, printed
+        import secrets
+
+        from wuzi.tournament.draw_cli import NEW_SEED_BELOW
+
+        seed = secrets.randbelow(NEW_SEED_BELOW)
+    places = rank_teams(score_teams(teams, games, scoring), args.qualify, seed)
+    lots = [p for p in places if p.by_lot]
     counted = sum(1 for g in games if g.counts)
     if args.json:
         _json(
@@ -423,7 +515,9 @@ def _preliminary(args: argparse.Namespace) -> int:
                 "games": len(games),
                 "counted": counted,
                 "levels": list(LEVELS),
-                "seed": args.seed,
+                "group": group.value,
+                "seed": seed,
+                "lots": [{"place": p.place, "team": p.score.team} for p in lots],
                 "ranking": [
                     {
                         "place": p.place,
@@ -450,7 +544,10 @@ def _preliminary(args: argparse.Namespace) -> int:
         label = f"{p.place}=" if p.shared else str(p.place)
         levels = f"{low:g}/{few}/{low2:g}/{few2}"
         _out(f"{label:>6}  {p.score.team:<20} {pts:>5g} {gms:>5}  {levels}{mark}")
-    _out(f"Levels: {'; '.join(LEVELS)}; then lots (seed {args.seed}) for a qualifying place.")
+    _out(f"Levels: {'; '.join(LEVELS)}; then lots for a qualifying place (000 六(一)1(6)).")
+    if lots:
+        order = ", ".join(f"{p.place} {p.score.team}" for p in lots)
+        _out(f"Lots drawn: seed {seed} (the same --seed draws them again): {order}")
     return 0
 
 
@@ -519,7 +616,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--playoff-time-control", help="captains' playoff time control (default 300+3)")
     p.add_argument("--double", action="store_true", help="round robin: double round robin")
     p.add_argument(
-        "--group", choices=[g.value for g in Group], help="the group (checks eligibility)"
+        "--group",
+        choices=[g.value for g in Group],
+        help="the 2019 open's group: its eligibility and its settings (men, women: renju, "
+        "designated openings, single games; open: free opening, no forbidden moves, "
+        "two-game rounds; all 3600 sudden death; 002 六(一), 六(三))",
+    )
+    p.add_argument(
+        "--allow",
+        action="store_true",
+        help="accept a setting that contradicts the group or the rules (renju rules in the "
+        "open group, a free opening with renju): a venue's own variant",
     )
     p.add_argument(
         "--first-colour", default="black", help="round 1: the colour of board 1's higher seed"
@@ -528,6 +635,24 @@ def register(subparsers: Any) -> None:
         "--prizes", help="prize money by place, comma-separated (team final default: 30000,18000,…)"
     )
     p.add_argument("--k", type=float, default=20.0, help="Elo K-factor (default 20)")
+    p.add_argument(
+        "--entrants-from-preliminary",
+        action="append",
+        metavar="EXPORT.json",
+        help="the semifinal: a group's preliminary export (preliminary … --group G --json); "
+        "twice, public and pro; its top 8 enter in their ranking, with --rosters",
+    )
+    p.add_argument(
+        "--rosters",
+        metavar="TEAMS.csv",
+        help="the semifinal: the teams' entry forms (the import's team columns, club = the "
+        "unit), for --entrants-from-preliminary",
+    )
+    p.add_argument(
+        "--registration-window",
+        metavar="FROM..UNTIL",
+        help="with --rosters: every qualifier's form registered in this window (000 十(二))",
+    )
     p.add_argument(
         "--entrants-from",
         metavar="SEMI.sqlite",
@@ -602,12 +727,18 @@ def register(subparsers: Any) -> None:
         _import,
         "enter players or teams from a CSV file",
         "Enter every entrant of a CSV file (UTF-8; header row; individual: name,sex[,rating,"
-        "id,club,seed]; teams: team,board,name,sex[,rating,id,club,seed,leader,coach], one "
-        "row per board). Another column is an error unless --ignore-unknown-columns. Names "
-        "hold no control or invisible format characters. All or nothing; errors name the "
-        "line and column.",
+        "id,club,seed]; teams: team,board,name,sex[,rating,id,club,seed,leader,coach,"
+        "registered], one row per board). Another column is an error unless "
+        "--ignore-unknown-columns. Names hold no control or invisible format characters. "
+        "All or nothing; errors name the line and column.",
     )
     p.add_argument("file", metavar="FILE.csv")
+    p.add_argument(
+        "--registration-window",
+        metavar="FROM..UNTIL",
+        help="teams: every team's registered date (column registered, YYYY-MM-DD) must be "
+        "in this window, e.g. 2021-12-29..2022-01-01 (000 十(二), 十(三))",
+    )
     p.add_argument(
         "--ignore-unknown-columns",
         action="store_true",
@@ -631,7 +762,9 @@ def register(subparsers: Any) -> None:
         _pair,
         "pair the next round",
         "Pair the next round and print it. Swiss: --fix BLACK:WHITE (or ENTRANT:bye) fixes "
-        "pairings by hand, with --reason for the record; the rest is paired around them.",
+        "pairings by hand, with --reason for the record; the rest is paired around them. "
+        "--show ROUND prints a round already paired again (text, --json, --format html or "
+        "csv) and changes nothing.",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--fix", action="append", metavar="BLACK:WHITE", help="a pairing made by hand")
@@ -641,6 +774,19 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="re-pair the last round (only while it has no results)",
     )
+    p.add_argument(
+        "--show",
+        type=int,
+        metavar="ROUND",
+        help="reprint round ROUND as it was paired (a lost sheet), changing nothing",
+    )
+    p.add_argument(
+        "--format",
+        dest="sheet",
+        choices=("text", "html", "csv"),
+        help="with --show: text (default), html (a page to print) or csv (one row a game)",
+    )
+    p.add_argument("--output", metavar="FILE", help="with --show: write to FILE")
 
     p = _sub(
         sub,
@@ -651,11 +797,17 @@ def register(subparsers: Any) -> None:
         "colours: black, white, draw (1-0, 0-1, ½-½), black-by-forfeit (+-), "
         "white-by-forfeit (-+), double-forfeit (--). A team match gives boards 1,2,3; a "
         "two-game round games 1,2 (or flag:black / flag:white for a flag in game 1). "
-        "--playoff adds a knockout tie's playoff games.",
+        "--playoff adds a knockout tie's playoff games, which must decide it; "
+        "result R M --playoff G,G,… adds them to a match already entered as level (3-3).",
     )
     p.add_argument("round", type=int, help="round number")
     p.add_argument("board", type=int, help="board (or match) number")
-    p.add_argument("result", help="e.g. black, or black,white,draw")
+    p.add_argument(
+        "result",
+        nargs="?",
+        help="e.g. black, or black,white,draw (left out with --playoff: the playoff of a "
+        "match already entered as level)",
+    )
     p.add_argument("--playoff", help="playoff games in order, e.g. draw,white")
     p.add_argument("--correct", action="store_true", help="replace a result already entered")
 
@@ -665,11 +817,18 @@ def register(subparsers: Any) -> None:
         _playoff,
         "enter a playoff for a tied prize place",
         "Enter the playoff between two entrants level on a prize place: two games (the "
-        "first-named Black in game 1), then single games until one is decisive.",
+        "first-named Black in game 1), then single games until one is decisive. Three or "
+        "more level play every pair (a playoff round robin); nobody is placed by it until "
+        "all its matches are in (standings lists those still owed). 002 六(四)1-3.",
     )
     p.add_argument("first", help="ID or name (Black in playoff game 1)")
     p.add_argument("second", help="ID or name")
     p.add_argument("games", help="the games in order, e.g. black,white,draw,black")
+    p.add_argument(
+        "--correct",
+        action="store_true",
+        help="replace the playoff already entered for this pair (logged with what it replaces)",
+    )
 
     p = _sub(
         sub,
@@ -681,7 +840,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    kinds = ("trf", "csv", "html", "games", "rating-list", "rating-csv")
+    kinds = ("trf", "csv", "html", "games", "rating-list", "rating-csv", "certificates")
     p = _sub(
         sub,
         "export",
@@ -710,6 +869,30 @@ def register(subparsers: Any) -> None:
         "--event", metavar="NAME", help="take the records naming this event (default: its name)"
     )
     p.add_argument("--k", type=float, help="rating list: K-factor (default: the event's)")
+    p.add_argument(
+        "--date", metavar="YYYY-MM-DD", help="certificates: the date printed (default: today)"
+    )
+    p.add_argument(
+        "--font",
+        metavar="FILE",
+        help="certificates: the CJK font to embed (default: WenQuanYi Micro Hei)",
+    )
+
+    p = _sub(
+        sub,
+        "awards",
+        _awards,
+        "the prize list: medals, certificates, prize money, titles",
+        "Per prize place: the entrant, the medal (gold, silver, bronze), the certificate, "
+        "the prize money and its currency, the title. 2019 open (002 八(一)-(五)): 8, 10 or "
+        "12 places by the group's entrants, medals 1-3, certificates for every prize place, "
+        "3000/2000/1000 CNY in the men's and women's groups. 2021 team final (000 九(三)): "
+        "places 1-8, prize money and a certificate; the semifinal (000 九(一)): an "
+        "electronic certificate for every player. Places waiting for a playoff get nothing "
+        "yet. The PDFs: export certificates --output DIR.",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--table", metavar="FILE.csv", help="the titles' table (as for titles)")
 
     p = _sub(
         sub,
@@ -769,8 +952,19 @@ def register(subparsers: Any) -> None:
     p.add_argument("games", metavar="GAMES.csv")
     p.add_argument("--teams", required=True, metavar="TEAMS.csv")
     p.add_argument("--qualify", type=int, default=8, help="qualifying places (default 8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the lots (default 0)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="the seed of the lots for a tie on a qualifying place, announced beforehand "
+        "(default: a fresh random one, printed)",
+    )
     p.add_argument("--scoring", default="2/1/0", help="WIN/DRAW/LOSS (default 2/1/0)")
+    p.add_argument(
+        "--group",
+        default="public",
+        help="the preliminary group ranked: public (大众场, default) or pro (专业场); in the "
+        "JSON, for new --entrants-from-preliminary",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = _sub(

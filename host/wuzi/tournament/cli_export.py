@@ -13,6 +13,8 @@ Contracts (README's tournament section and docs/tournament.md):
   left out too; nothing on stdout.
 * ``export rating-list [--k K] [--output FILE]`` — the TRF-style rating list
   (``rating_list``); ``export rating-csv`` — the computed list as CSV (UTF-8, BOM).
+* ``export certificates --output DIR [--date YYYY-MM-DD] [--font FILE]`` — one A4 PDF per
+  award certificate and an index (``cli_awards``).
 * ``export --format KIND`` is the same as ``export KIND``.
 * ``titles [--table FILE.csv] [--json]`` — the place winners' dan/kyu titles
   (``titles``): one line per title holder, ``place  name  title``; an event that gives
@@ -39,7 +41,7 @@ from wuzi.tournament.event import Competition
 
 __all__ = ["KINDS", "export_command", "read_records", "titles_command"]
 
-KINDS = ("trf", "csv", "html", "games", "rating-list", "rating-csv")
+KINDS = ("trf", "csv", "html", "games", "rating-list", "rating-csv", "certificates")
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 
@@ -99,6 +101,12 @@ def export_command(args: argparse.Namespace, comp: Competition) -> int:
         raise SettingsError("--event chooses among the records: give --records DIR too")
     if kind == "games":
         return _games(args, comp, folders)
+    if kind == "certificates":
+        from wuzi.tournament.cli_awards import certificates_command
+
+        return certificates_command(args, comp)
+    if args.date or args.font:
+        raise SettingsError("--date and --font are for export certificates")
     if kind in ("rating-list", "rating-csv"):
         from wuzi.tournament.rating_list import rating_csv, rating_trf
 
@@ -137,18 +145,10 @@ def _games(args: argparse.Namespace, comp: Competition, folders: list[str]) -> i
 
 
 def titles_command(args: argparse.Namespace, comp: Competition) -> int:
-    from wuzi.tournament.titles import BASIS, award_titles, parse_table
+    from wuzi.tournament.cli_awards import read_title_table
+    from wuzi.tournament.titles import BASIS, award_titles
 
-    table = None
-    if args.table:
-        from wuzi.tournament.csvfile import csv_lines, csv_records, read_csv
-
-        rows = csv_records(csv_lines(read_csv(args.table, "titles table")), "titles table")
-        if not rows or [c.strip() for c in rows[0][1]] != ["from", "to", "title"]:
-            raise SettingsError(f"{args.table} line 1: the header must be from,to,title")
-        header = ["from", "to", "title"]
-        body = [(n, dict(zip(header, row, strict=False))) for n, row in rows[1:] if any(row)]
-        table = parse_table(body, str(args.table))
+    table = read_title_table(args.table) if args.table else None
     titles = award_titles(comp, table)
     if args.json:
         data: dict[str, Any] = {

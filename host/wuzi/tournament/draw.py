@@ -70,6 +70,7 @@ class DrawKind(enum.Enum):
     BRACKET = "bracket"
     FIRST_MOVER = "first-mover"
     OPENING = "opening"
+    PRELIMINARY = "preliminary"  # the preliminary's lots, brought along with its ranking
 
 
 def check_seed(seed: int) -> int:

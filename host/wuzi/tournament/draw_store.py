@@ -33,7 +33,7 @@ DRAW_SCHEMA = """
 CREATE TABLE IF NOT EXISTS draw (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     at_ms INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('bracket', 'first-mover', 'opening')),
+    kind TEXT NOT NULL CHECK (kind IN ('bracket', 'first-mover', 'opening', 'preliminary')),
     round INTEGER,
     by_name TEXT NOT NULL,
     method TEXT NOT NULL CHECK (method IN ('lot', 'set')),

@@ -119,7 +119,7 @@ def check_team(team: Team) -> None:
     if len(team.players) != TEAM_SIZE:
         raise EntryError(
             f"team {team.name!r} has {len(team.players)} players; a team is exactly "
-            f"{TEAM_SIZE} in board order (board 1 the captain, board 3 a woman)"
+            f"{TEAM_SIZE} in board order (board 1 the captain, board 3 a woman; 000 五(一)3)"
         )
     ids = [p.id for p in team.players]
     for i, pid in enumerate(ids):
@@ -129,7 +129,7 @@ def check_team(team: Team) -> None:
     if woman.sex is not Sex.FEMALE:
         raise EntryError(
             f"team {team.name!r}: board {WOMAN_BOARD} must be a woman, but "
-            f"{woman.label} is entered as male"
+            f"{woman.label} is entered as male (000 五(一)3: 女选手在第三台)"
         )
 
 
@@ -138,7 +138,9 @@ def check_group(player: Player, group: Group) -> None:
     if group is Group.OPEN:
         return
     if group is Group.WOMEN and player.sex is not Sex.FEMALE:
-        raise EntryError(f"{player.label} may not enter the women's group: it is for women only")
+        raise EntryError(
+            f"{player.label} may not enter the women's group: it is for women only (002 五(二))"
+        )
     if (
         group is Group.MEN
         and player.sex is Sex.FEMALE
@@ -146,7 +148,7 @@ def check_group(player: Player, group: Group) -> None:
     ):
         raise EntryError(
             f"{player.label} may not enter the men's group: a woman needs a rating of "
-            f"{MEN_GROUP_MIN_WOMAN_RATING} or more (hers is {player.rating})"
+            f"{MEN_GROUP_MIN_WOMAN_RATING} or more (hers is {player.rating}; 002 五(二))"
         )
 
 

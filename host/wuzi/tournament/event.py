@@ -130,6 +130,7 @@ class Competition:
             raise EntryError(f"this is an individual event; team {team.name!r} cannot enter")
         if self.settings.format is Format.TEAM_SEMIFINAL:
             semifinal.check_entry(team.name, seed)
+            semifinal.check_unit(team, seed, [(e.team, e.seed) for e in self.entrants])
         used = self._player_ids()
         for p in team.players:
             if p.id in used:
@@ -373,8 +374,12 @@ class Competition:
         result: RoundResult,
         playoff: Sequence[GameResult] = (),
         correct: bool = False,
+        decisive: bool = False,
     ) -> Competition:
-        """Enter (or, with ``correct``, change) the result of one board of a round."""
+        """Enter (or, with ``correct``, change) the result of one board of a round.
+
+        ``decisive``: the playoff games given must decide the match (the organisers enter
+        a playoff once it is over; the director enters it game by game)."""
         if not 1 <= round_number <= len(self.rounds):
             raise ResultError(
                 f"round {round_number} is not paired (rounds paired: {len(self.rounds)})"
@@ -402,14 +407,56 @@ class Competition:
             raise ResultError("a playoff belongs to a knockout match; this event has none")
         updated = replace(pairing, result=result, playoff=tuple(playoff))
         if self.settings.format.is_knockout:
-            match_winner(self.settings.match, result, updated.playoff, self.settings.game_scoring)
+            won = match_winner(
+                self.settings.match, result, updated.playoff, self.settings.game_scoring
+            )
+            if decisive and playoff and won is None:
+                games = ",".join(g.value for g in playoff)
+                raise ResultError(
+                    f"round {round_number} match {board} stands level ({result}) and the "
+                    f"playoff {games} does not decide it: it goes on until one game is "
+                    "decisive (000 六(二)); enter it when it is decided"
+                )
         pairings = tuple(updated if p.board == board else p for p in rnd.pairings)
         rounds = list(self.rounds)
         rounds[round_number - 1] = Round(rnd.number, pairings)
         return replace(self, rounds=tuple(rounds))
 
-    def add_tie_playoff(self, first: str, second: str, games: Sequence[GameResult]) -> Competition:
-        """Record a place playoff between two entrants level on a prize place."""
+    def set_playoff(
+        self, round_number: int, board: int, playoff: Sequence[GameResult], correct: bool = False
+    ) -> Competition:
+        """The playoff of a knockout match already entered as level (a team match standing
+        3–3): the board results stay, the playoff must decide it; a playoff already entered
+        is replaced only with ``correct``."""
+        if not 1 <= round_number <= len(self.rounds):
+            raise ResultError(
+                f"round {round_number} is not paired (rounds paired: {len(self.rounds)})"
+            )
+        pairing = self.rounds[round_number - 1].board(board)
+        if pairing.result is None:
+            raise ResultError(
+                f"round {round_number} match {board} has no result yet: enter the boards "
+                "and the playoff together (result R M BOARDS --playoff G,G,…)"
+            )
+        if not self.settings.format.is_knockout:
+            raise ResultError("a playoff belongs to a knockout match; this event has none")
+        if pairing.playoff and not correct:
+            games = ",".join(g.value for g in pairing.playoff)
+            raise ResultError(
+                f"round {round_number} match {board} already has the playoff {games}; "
+                "use --correct to change it"
+            )
+        return self.set_result(
+            round_number, board, pairing.result, playoff, correct=True, decisive=True
+        )
+
+    def add_tie_playoff(
+        self, first: str, second: str, games: Sequence[GameResult], correct: bool = False
+    ) -> Competition:
+        """Record a place playoff between two entrants level on a prize place.
+
+        A pair's playoff is entered once: entering it again with other games would quietly
+        move a prize place, so it takes ``correct`` (``playoff --correct``, logged)."""
         a, b = self.entrant(first), self.entrant(second)
         if a.id == b.id:
             raise ResultError(f"a playoff needs two entrants, not {a.name!r} twice")
@@ -429,6 +476,15 @@ class Competition:
                 f"the playoff {a.name} v {b.name} is not decided by {len(games)} game(s): "
                 "two games with colours swapped, then single games until one is decisive"
             )
+        entered = [t for t in self.tie_playoffs if {t.first, t.second} == {a.id, b.id}]
+        if entered and not correct:
+            games_in = ",".join(g.value for g in entered[0].games)
+            raise ResultError(
+                f"the playoff {a.name} v {b.name} is already entered ({games_in}); "
+                "use --correct to replace it"
+            )
+        if correct and not entered:
+            raise ResultError(f"no playoff {a.name} v {b.name} is entered yet: nothing to correct")
         others = tuple(t for t in self.tie_playoffs if {t.first, t.second} != {a.id, b.id})
         return replace(self, tie_playoffs=(*others, record))
 

@@ -3,7 +3,8 @@
 The first row is a header; column names are case-insensitive. Individual events: ``name``
 and ``sex`` (m/f), optionally ``rating``, ``id``, ``club``, ``seed``. Team events: one row
 per board with ``team``, ``board`` (1–3), ``name``, ``sex``, optionally ``rating``, ``id``,
-``club``, and on any of the team's rows ``seed``, ``leader``, ``coach``. A semifinal
+``club``, and on any of the team's rows ``seed``, ``leader``, ``coach``, ``registered`` (the
+date its entry form came in, checked against a registration window: ``registration``). A semifinal
 (``team-semifinal``) also needs ``group`` (``public`` or ``pro``) and ``seed`` (the team's
 place in that group's preliminary, 1–8) for every team; a group named in the file must
 then hold exactly 8 teams (with those entered before), one per place (000 五(二)).
@@ -30,10 +31,14 @@ from wuzi.tournament.entrants import Player, Sex, Team
 from wuzi.tournament.errors import CsvError, EntryError
 from wuzi.tournament.event import Competition, Format
 from wuzi.tournament.names import NAME_MAX
+from wuzi.tournament.registration import Window, check_registered
 
 WHAT = "import CSV"
 INDIVIDUAL_COLUMNS = ("name", "sex", "rating", "id", "club", "seed")
-TEAM_COLUMNS = ("team", "board", "name", "sex", "rating", "id", "club", "seed", "leader", "coach")
+TEAM_COLUMNS = (
+    "team", "board", "name", "sex", "rating", "id", "club", "seed", "leader", "coach",
+    "registered",
+)  # fmt: skip
 SEMIFINAL_COLUMNS = (*TEAM_COLUMNS, "group")
 
 
@@ -126,10 +131,12 @@ def import_entrants(
     *,
     ignore_unknown_columns: bool = False,
     what: str = WHAT,
+    registration: Window | None = None,
 ) -> Competition:
     """``comp`` with every entrant of the CSV added (in file order); ``lines`` as
     ``csvfile.csv_lines`` gives them (or any lines the csv module reads). ``what`` starts
-    every error message (``import CSV``, or a file's role and name)."""
+    every error message (``import CSV``, or a file's role and name). ``registration``:
+    every team's ``registered`` date must fall in it (``registration``)."""
     team_event = comp.settings.team_event
     semi = comp.settings.format is Format.TEAM_SEMIFINAL
     known = SEMIFINAL_COLUMNS if semi else TEAM_COLUMNS if team_event else INDIVIDUAL_COLUMNS
@@ -174,18 +181,22 @@ def import_entrants(
             )
         boards[board] = (line, _player(row, line, what))
         info = extra.setdefault(team, {})
-        for column in ("seed", "leader", "coach", "club", "group"):
+        for column in ("seed", "leader", "coach", "club", "group", "registered"):
             value = row.get(column, "")
             if not value:
                 continue
             if column == "seed":
                 _int(row, "seed", line, None, what)
-            if column in ("seed", "group") and column in info and info[column][1] != value:
+            if (
+                column in ("seed", "group", "registered")
+                and column in info
+                and info[column][1] != value
+            ):
                 raise CsvError(
                     f"{what} line {line}, column {column!r}: team {team!r} has {column} "
                     f"{info[column][1]!r} on line {info[column][0]}, {value!r} here"
                 )
-            if column not in ("seed", "group") or column not in info:  # its first line
+            if column not in ("seed", "group", "registered") or column not in info:
                 info[column] = (line, value)
     seeds = _semifinal_seeds(comp, extra, first_line, what) if semi else {}
     for team, boards in teams.items():
@@ -195,6 +206,7 @@ def import_entrants(
             raise CsvError(f"{what} line {line}: team {team!r} has no board {missing}")
         cells = {column: value for column, (_, value) in extra[team].items()}
         try:
+            check_registered(team, cells.get("registered", ""), registration)
             entry = Team(
                 team,
                 team,

@@ -14,8 +14,9 @@ Teams are ranked by six levels, in order (regulation 六.(一).1.(6)):
 5. the second-lowest member score — higher first;
 6. the second-fewest games of a member — fewer first;
 
-then, for a tie that touches a qualifying place, lots (drawn here with a recorded seed so
-the draw can be repeated before witnesses); other ties share the place.
+then, for a tie that touches a qualifying place, lots (网络视频抽签), drawn as every Wuzi
+lot is (``draw.Lots``) from a seed announced beforehand or drawn fresh and printed, so the
+draw can be repeated before witnesses; other ties share the place.
 
 CSV of games: a header row naming the columns ``black``, ``white``, ``result`` (black,
 white, draw, or 1-0 / 0-1 / ½-½), ``seconds`` (the game's total duration; or ``duration``
@@ -27,12 +28,12 @@ errors name the line and column.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from wuzi.rules.board import Colour
 from wuzi.tournament.csvfile import check_cell, csv_records
+from wuzi.tournament.draw import Lots
 from wuzi.tournament.errors import CsvError, ResultError
 from wuzi.tournament.names import NAME_MAX
 from wuzi.tournament.results import GameResult, Scoring
@@ -244,9 +245,14 @@ class PreliminaryPlace:
 
 
 def rank_teams(
-    scores: Sequence[TeamScore], qualify: int = 8, seed: int = 0
+    scores: Sequence[TeamScore], qualify: int = 8, seed: int | None = None
 ) -> list[PreliminaryPlace]:
-    """Places by the six levels; lots (seeded) for ties touching places 1..``qualify``."""
+    """Places by the six levels; lots for ties touching places 1..``qualify``.
+
+    The lots are Wuzi's lots (``draw.Lots``: SHA-256 over ``wuzi-lots-1|preliminary
+    p<P>|<seed>|<k>``, the place P the tie starts at), as every other draw, so the order
+    can be drawn again before witnesses from the seed announced or printed; a tie that
+    needs lots without a ``seed`` is an error, never a fixed generator's choice."""
     ordered = sorted(scores, key=lambda s: (s.sort_key(), s.team))
     groups: list[list[TeamScore]] = []
     for score in ordered:
@@ -260,9 +266,17 @@ def rank_teams(
         if len(group) == 1:
             places.append(PreliminaryPlace(place, group[0], False, False))
         elif place <= qualify:
-            drawn = list(group)
-            random.Random(f"{seed}:{place}").shuffle(drawn)
-            places.extend(PreliminaryPlace(place + i, s, False, True) for i, s in enumerate(drawn))
+            if seed is None:
+                names = ", ".join(s.team for s in group)
+                raise ResultError(
+                    f"{names} are level on all six levels at place {place}: lots decide "
+                    "(000 六(一)1(6)); give the seed of the draw"
+                )
+            by_name = {s.team: s for s in group}
+            drawn = Lots(seed, f"preliminary p{place}").shuffle(sorted(by_name))
+            places.extend(
+                PreliminaryPlace(place + i, by_name[t], False, True) for i, t in enumerate(drawn)
+            )
         else:
             places.extend(PreliminaryPlace(place, s, True, False) for s in group)
     return places

@@ -168,6 +168,10 @@ def standings_json(comp: Competition) -> dict[str, Any]:
         {"place": place, "entrants": list(who), "rule": PLAYOFF_RULE}
         for place, who in standings.playoffs_needed
     ]
+    base["playoffs_owed"] = [
+        {"place": place, "first": first, "second": second}
+        for place, first, second in standings.playoffs_owed
+    ]
     return base
 
 
@@ -204,6 +208,15 @@ def standings_text(comp: Competition) -> str:
     for place, who in standings.playoffs_needed:
         names = ", ".join(comp.entrant(w).name for w in who)
         lines.append(f"Playoff needed for place {place}: {names} ({PLAYOFF_RULE}).")
+        owed = [
+            f"{comp.entrant(a).name} v {comp.entrant(b).name}"
+            for at, a, b in standings.playoffs_owed
+            if at == place
+        ]
+        if owed and len(who) > 2:
+            lines.append(f"  a playoff round robin (002 六(四)1-3); still owed: {', '.join(owed)}")
+        elif not owed:
+            lines.append("  every playoff match is in and they are still level (a cycle)")
     return "\n".join(lines)
 
 

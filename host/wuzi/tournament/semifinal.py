@@ -21,8 +21,9 @@ per entrant, unique) while the group and the place in it are always known (``she
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from wuzi.tournament.entrants import Team
 from wuzi.tournament.errors import EntryError, PairingError
 from wuzi.tournament.knockout import cross_pairing
 
@@ -87,6 +88,25 @@ def check_entry(name: str, seed: int | None) -> None:
         group_place(seed)
     except EntryError as exc:
         raise EntryError(f"team {name!r}: {exc}") from None
+
+
+def check_unit(
+    team: Team, seed: int | None, entered: Sequence[tuple[Team | None, int | None]]
+) -> None:
+    """000 五(一)2: a unit (the team's club: a province, city, association…) enters the
+    professional group's preliminary with one team (每单位限报1支队伍), so two pro teams
+    of one unit in the semifinal are an error naming both. The public group has no such
+    limit (五(一)1); a team without a unit is not checked."""
+    if seed is None or not team.club or group_place(seed)[0] is not PreliminaryGroup.PRO:
+        return
+    for other, other_seed in entered:
+        if other is None or other_seed is None or other.club != team.club:
+            continue
+        if group_place(other_seed)[0] is PreliminaryGroup.PRO:
+            raise EntryError(
+                f"team {team.name!r}: its unit {team.club} already has a professional "
+                f"team, {other.name!r} ({label(other_seed)}); 000 五(一)2: 每单位限报1支队伍"
+            )
 
 
 def semifinal_slots(seeds: Mapping[str, int | None]) -> tuple[str, ...]:

@@ -23,6 +23,7 @@ from wuzi.rules.errors import RulesError
 from wuzi.rules.ruleset import RuleSet
 from wuzi.tournament.entrants import Group
 from wuzi.tournament.errors import SettingsError
+from wuzi.tournament.groups import check_against_group, group_rules
 from wuzi.tournament.names import EVENT_NAME_MAX, check_name
 from wuzi.tournament.playoff import CAPTAINS_TIME_CONTROL
 from wuzi.tournament.prizes import FINAL_2021_PRIZES_CNY
@@ -119,15 +120,23 @@ class EventSettings:
         initial_colour: Colour = Colour.BLACK,
         prizes: Sequence[int] | None = None,
         k_factor: float = DEFAULT_K,
+        allow: bool = False,
     ) -> EventSettings:
-        """Settings with the regulations' defaults for whatever is not given."""
+        """Settings with the regulations' defaults for whatever is not given; a ``group``'s
+        own settings first (``groups``: the open group's two-game rounds, free opening and
+        no forbidden moves). A setting that contradicts the group is refused unless
+        ``allow``."""
         # before the strip below, which would quietly drop a trailing line break
         check_name(
             "event name", name, max_length=EVENT_NAME_MAX, allow_empty=True, error=SettingsError
         )
         team = format.team_only
+        defaults = group_rules(group) if group is not None and not team else None
         if match is None:
-            match = MatchKind.TEAM if team else MatchKind.SINGLE
+            if team:
+                match = MatchKind.TEAM
+            else:
+                match = defaults.match if defaults is not None else MatchKind.SINGLE
         team_match = match is MatchKind.TEAM
         if team and match is not MatchKind.TEAM:
             raise SettingsError(f"a {format.value} event plays team matches")
@@ -147,13 +156,17 @@ class EventSettings:
         if double_round_robin and format is not Format.ROUND_ROBIN:
             raise SettingsError("a double round robin is a round-robin setting")
         try:
-            rule_set = str(RuleSet.parse(rules or "renju"))
+            rule_set = str(RuleSet.parse(rules or (defaults.rules if defaults else "renju")))
         except RulesError as exc:
             raise SettingsError(str(exc)) from None
         if opening is None:
-            opening = "designated" if rule_set == "renju" else "free"
+            if defaults is not None and rules is None:
+                opening = defaults.opening
+            else:
+                opening = "designated" if rule_set == "renju" else "free"
         if opening not in ("designated", "free"):
             raise SettingsError(f"opening must be designated or free, not {opening!r}")
+        check_against_group(group, match, rule_set, opening, allow)
         multi = match is not MatchKind.SINGLE
         if scoring is None:  # round (match) points: 2/1/0 for team matches
             scoring = Scoring(2.0, 1.0, 0.0) if team_match else Scoring()

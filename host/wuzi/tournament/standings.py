@@ -2,16 +2,23 @@
 
 Entrants are sorted by points, then by each tie-break of the event's order (``tiebreaks``).
 Entrants still level after all of them share the place — unless the tie touches a prize
-place: then a place playoff decides (``playoff``), and once its results are in, the winners
-of the playoffs among the tied entrants go first (for three or more, by the number of
-playoff matches won among them). A tie needing a playoff that has not been played is
-reported in ``Standings.playoffs_needed``.
+place: then a place playoff decides (``playoff``; 002 六(四)1–3). Two level play one
+playoff match. Three or more play every pair of the group (a playoff round robin) and are
+placed by the matches won in it; those still level are placed again by the matches among
+themselves alone (the rule applied again). Nobody is placed by a playoff until every match
+of their group is decided: after only A–B of a three-way tie, A, B and C still share the
+place, so a partial round robin never hands out a place the games have not settled. A tie
+needing a playoff is reported in ``Standings.playoffs_needed`` and the matches it still
+owes in ``Standings.playoffs_owed``. A cycle (A beat B, B beat C, C beat A in the playoff)
+stays level: the regulation's next step, another playoff round robin among them, is for
+the chief referee (docs/tournament.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from wuzi.tournament.history import History, totals
 from wuzi.tournament.tiebreaks import Tiebreak, compute_all, direct_encounter
@@ -41,6 +48,9 @@ class Standings:
     rows: tuple[StandingRow, ...]
     order: tuple[Tiebreak, ...]
     prize_places: int
+    # (place, first, second): a playoff match a tie on a prize place still needs, the
+    # first-named the higher in the standings' order (Black in playoff game 1)
+    playoffs_owed: tuple[tuple[int, str, str], ...] = ()
 
     @property
     def playoffs_needed(self) -> list[tuple[int, tuple[str, ...]]]:
@@ -96,10 +106,16 @@ def compute_standings(
         groups = refined
     if playoffs:
         groups = [part for group in groups for part in _apply_playoffs(group, playoffs, stable)]
+    decided = {frozenset((p.first, p.second)) for p in playoffs}
     rows: list[StandingRow] = []
+    owed: list[tuple[int, str, str]] = []
     for group in groups:
         place = len(rows) + 1
         tied = len(group) > 1
+        if final and tied and place <= prize_places:
+            owed.extend(
+                (place, a, b) for a, b in combinations(group, 2) if frozenset((a, b)) not in decided
+            )
         for entrant in group:
             tb = dict(values[entrant])
             tb[Tiebreak.DIRECT_ENCOUNTER] = encounter.get(entrant, 0.0)
@@ -115,7 +131,7 @@ def compute_standings(
             )
     if Tiebreak.DIRECT_ENCOUNTER not in order:
         rows = _with_points_encounter(rows, histories)
-    return Standings(tuple(rows), tuple(order), prize_places)
+    return Standings(tuple(rows), tuple(order), prize_places, tuple(owed))
 
 
 Stable = Callable[[str], tuple[int, str]]
@@ -135,16 +151,32 @@ def _split(group: list[str], key: Mapping[str, float], stable: Stable) -> list[l
 def _apply_playoffs(
     group: list[str], playoffs: Sequence[TiePlayoff], stable: Stable
 ) -> list[list[str]]:
+    """Split a tied group by its playoff round robin, once every match of it is decided
+    (module docstring); a group still missing one stays whole."""
     if len(group) < 2:
         return [group]
-    members = set(group)
+    winners = {frozenset((p.first, p.second)): p.winner for p in playoffs}
+    if any(frozenset(pair) not in winners for pair in combinations(group, 2)):
+        return [group]
+    return _by_playoff_wins(group, winners, stable)
+
+
+def _by_playoff_wins(
+    group: list[str], winners: Mapping[frozenset[str], str], stable: Stable
+) -> list[list[str]]:
+    """Order ``group`` (every pair decided) by matches won among its own members, then
+    each part still level by the matches among that part alone; a part the games cannot
+    split any further (a cycle) stays level."""
     won = dict.fromkeys(group, 0.0)
-    relevant = False
-    for playoff in playoffs:
-        if playoff.first in members and playoff.second in members:
-            won[playoff.winner] += 1
-            relevant = True
-    return _split(group, won, stable) if relevant else [group]
+    for pair in combinations(group, 2):
+        won[winners[frozenset(pair)]] += 1
+    parts = _split(group, won, stable)
+    if len(parts) == 1:
+        return parts
+    result: list[list[str]] = []
+    for part in parts:
+        result.extend(_by_playoff_wins(part, winners, stable) if len(part) > 1 else [part])
+    return result
 
 
 def _with_points_encounter(rows: list[StandingRow], histories: History) -> list[StandingRow]:

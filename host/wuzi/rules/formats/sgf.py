@@ -23,7 +23,8 @@ FF[4] GM[4] but say enough: ``GM[1]`` (GoWrite, KataGomo) or ``GM[5]`` (ZJRenju,
 an ``SZ[15]`` board; an ``RU`` Wuzi does not know (``Yamaguchi``, ``swap2``, ``五子棋``…),
 kept as the tag ``sgf-rules``; a property Wuzi does not read given twice in one node
 (GoWrite's ``LB``). ``CA[gb2312]`` is decoded as GB18030, the superset of GB2312 and
-GBK that such files really hold. Gomoku Quest's opening stones (``QPR[hh,hg,jf]``, the
+GBK that such files really hold; a file that says ``CA[UTF-8]`` but holds GBK too, with a
+warning naming the line and the property. Gomoku Quest's opening stones (``QPR[hh,hg,jf]``, the
 designated opening) and White's fourth move (``QSLW[ig]``) are the game's first moves.
 Renju servers' ``5A`` (the fifth move's alternative; no valid SGF identifier, but RenLib
 reads it) is kept as the tag ``sgf-5A``; any other identifier that is not letters is an
@@ -351,8 +352,13 @@ _GB = ("gb2312", "gbk")
 (GB2312 lacks characters such as 堃 that players' names use), and GB18030 holds both."""
 
 
-def _sgf_text(data: str | bytes) -> str:
-    """UTF-8, or the character set the file names in ``CA[…]`` (GB2312/GBK as GB18030)."""
+def _sgf_text(data: str | bytes, report: Warn) -> str:
+    """UTF-8, or the character set the file names in ``CA[…]`` (GB2312/GBK as GB18030).
+
+    A file that says ``CA[UTF-8]`` but holds GBK (a RenLib library converted to SGF by a
+    tool that writes the header but not the text) is read as GB18030 with a warning
+    naming the line and the property, rather than refused: its moves are what matters,
+    and the labels still read as their writer meant."""
     if isinstance(data, str):
         return data
     try:
@@ -362,6 +368,8 @@ def _sgf_text(data: str | bytes) -> str:
         if match is None:
             raise
         charset = match.group(1).decode("ascii")
+        if charset.lower().replace("_", "-") in ("utf-8", "utf8"):
+            return _mislabelled_utf8(bytes(data), charset, report)
         try:
             info = codecs.lookup(charset)
         except LookupError:
@@ -379,6 +387,28 @@ def _sgf_text(data: str | bytes) -> str:
             ) from None
 
 
+def _mislabelled_utf8(data: bytes, charset: str, report: Warn) -> str:
+    """``data`` (labelled ``CA[charset]``, UTF-8, but not UTF-8) read as GB18030 with a
+    warning; the UTF-8 error again when it is not GB18030 either."""
+    bad = 0
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError:
+        raise RecordFormatError(f"byte {bad}: not UTF-8 text (CA[{charset}])") from None
+    line = data.count(b"\n", 0, bad) + 1
+    found = re.findall(rb"([A-Za-z0-9]+)\s*\[", data[:bad])
+    where = f"{found[-1].decode('ascii')}[…]" if found else "the text"
+    report(
+        f"line {line}: CA[{charset}], but {where} is not UTF-8 (byte {bad}): read as "
+        "GB18030 (GBK), the character set Chinese Gomoku programs write"
+    )
+    return text
+
+
 def load_sgf(data: str | bytes, *, warn: Warn | None = None) -> GameRecord:
     """Read an SGF game; the first game of a collection, the main line of its tree.
 
@@ -386,7 +416,7 @@ def load_sgf(data: str | bytes, *, warn: Warn | None = None) -> GameRecord:
     module's docstring) is reported to ``warn`` (``wuzi.rules.formats.common.Warn``).
     """
     report = warner(warn)
-    nodes = parse_main_line(_sgf_text(data), odd=(_FIFTH,))
+    nodes = parse_main_line(_sgf_text(data, report), odd=(_FIFTH,))
     if not nodes:
         raise RecordFormatError("line 1: the game tree has no node")
     repeat = _repeats(report)
