@@ -3,30 +3,26 @@
 One thread runs everything that changes a table (the ``LinkLoop`` of the serial drivers,
 the local control socket, the bus's inbox, the timers), so a table is never touched by
 two threads and the order of its journal is the order things happened. paho's network
-thread and gpiozero's pin threads only put messages in the inbox and wake the loop.
+thread and gpiozero's pin threads only put items in the inbox and wake the loop
+(``wuzi.host.inbox``).
 
-The rule that makes the host crash-safe: every change is appended to the journal (one
-SQLite transaction, fsync'd) *before* it is published, shown or acknowledged. On start
-the host recovers each table from its journal (``TableRuntime.recover``), pauses the
-clocks of games that were running (``HostRestarted``: the time base continues from the
-last instant the journal knew the host alive, so the outage is charged to nobody), and
-sends whatever the broker had not acknowledged, in order.
+The service decides nothing about a table: it stamps what arrives (a board's report with
+the board's instant, a press with the clock unit's), hands it to the table's pure object
+(``wuzi.table.table.Table``: the press rule, the outage's order, the fault holds, the
+command checks) and carries out the ``Outcome`` — records journaled (one SQLite
+transaction, fsync'd) *before* anything is published (``wuzi.host.outbound``), questions
+sent to the board, lines logged, faces redrawn. Around it: the devices are built and
+retried per table (``wuzi.host.served``), the tables recovered from the journal at start
+(``wuzi.host.recovery``: the time base continues from the last instant the journal knew
+the host alive, so an outage is charged to nobody, and running clocks are held), the
+referees' commands verified and carried out (``wuzi.host.command_desk``).
 
-A table's hardware that cannot be used — a missing port, a port where no Wuzi device
-answers, a device of the wrong kind, serial or protocol, a board or clock unit whose link
-went down (cable pulled, port vanished or stalled, silence), a missing GPIO backend, a
-busy pin — is that table's fault, never the host's: the other tables play on, the
-referees get one ``board`` alert naming the device and the reason, the host status lists
-the table in ``links_down``, a running clock is held at once, and the device is tried
-again (serial ports by their drivers, the rest with a back-off); the referees are told
-when it is served again.
-
-No press costs a player because of the equipment: a stone reaches the host only after
-the board's debounce, its 150 ms settle and a confirmation, so a player's clock press on
-a table with a board is held until the board has reported every stone that lay on it at
-the press (``BoardDriver.settled_through``; the board is asked at once), then judged with
-its own time. A press the board cannot vouch for (its link down, or never settling) is
-not judged: the referee is told and the clock held.
+A table's hardware that cannot be used is that table's fault, never the host's: the other
+tables play on, the referees get one ``board`` alert naming the device and the reason,
+the host status lists the table in ``links_down``, a running clock is held for the
+equipment, and the device is tried again. No press costs a player because of the
+equipment: it is judged with its own instant once the board has vouched for it, kept
+through an outage (docs/host.md).
 """
 
 from __future__ import annotations
@@ -37,12 +33,12 @@ import os
 import queue
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wuzi.bus import topics
-from wuzi.bus.auth import MAX_FUTURE_MS, AuthError, verify
+from wuzi.bus.auth import MAX_FUTURE_MS
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.schemas import (
     DIRECTOR_ACTIONS,
@@ -56,8 +52,9 @@ from wuzi.bus.schemas import (
 )
 from wuzi.config import TableConfig, VenueConfig
 from wuzi.config.credentials import referee_keys
-from wuzi.host.commands import CommandError, to_inputs
+from wuzi.host.command_desk import CommandDesk
 from wuzi.host.control import GAMES_QUERY, ControlServer, games_message
+from wuzi.host.inbox import GpioPress, Inbox, Incoming, Rejected, Sent
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why, noisy_line_alert
 from wuzi.host.outbound import Outbound
 from wuzi.host.recovery import keep_snapshot, last_known_ns, recover_runtime, stalest
@@ -71,7 +68,7 @@ from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
 from wuzi.link.session import LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError
-from wuzi.table.commands import CommandMemory, Ticket, Verdict
+from wuzi.table.commands import CommandMemory
 from wuzi.table.inputs import TableSetup
 from wuzi.table.table import Outcome
 
@@ -88,9 +85,6 @@ COMMAND_MAX_AGE_MS = 120_000
 MAX_WAIT_MS = 50
 HELD_PRESS_WAKE_MS = 5
 """While a press waits for the board the loop wakes this often to look again."""
-PLAYER_ACTIONS = frozenset({"decide", "choose", "declare", "claim"})
-"""Players' actions a referee enters for them: one the game refuses refuses the command
-(nothing is journaled but the alert), where a player's button gets a ``refused`` alert."""
 
 
 @dataclass(frozen=True)
@@ -109,46 +103,6 @@ class ServiceOptions:
     base_dir: Path | None = None
     records_dir: Path | None = None  # each finished game's JSON record (None: not written)
     broker_url: str | None = None  # instead of the venue file's (how this Pi reaches it)
-
-
-@dataclass(frozen=True)
-class _Sent:
-    key: str
-
-
-@dataclass(frozen=True)
-class _Incoming:
-    topic: str
-    message: Message
-
-
-@dataclass(frozen=True)
-class _GpioPress:
-    table: int
-    button: int
-    at_ms: int
-
-
-@dataclass(frozen=True)
-class _Rejected:
-    error: MessageError
-
-
-_Item = _Sent | _Incoming | _GpioPress | _Rejected
-
-
-@dataclass
-class _Inbox:
-    """What other threads hand to the loop: bus messages, acknowledgements, gpio presses."""
-
-    items: queue.SimpleQueue[_Item] = field(default_factory=queue.SimpleQueue)
-    wake_r: int = -1
-    wake_w: int = -1
-
-    def put(self, item: _Item) -> None:
-        self.items.put(item)
-        with contextlib.suppress(OSError):  # the pipe is full: the loop is awake anyway
-            os.write(self.wake_w, b"\0")
 
 
 class HostService:
@@ -186,8 +140,19 @@ class HostService:
         self.control: ControlServer | None = None
         self.tables: dict[int, ServedTable] = {}
         self._by_driver: dict[object, ServedTable] = {}
-        self._inbox = _Inbox()
+        self._inbox = Inbox()
         self._keys: dict[str, bytes] = {}
+        self.desk = CommandDesk(
+            host_id=options.host_id,
+            tables=self.tables,
+            keys=lambda: self._keys,
+            out=self.out,
+            max_age_ms=options.command_max_age_ms,
+            standalone=options.standalone,
+            default_setup=self._default_setup,
+            now_ns=lambda: self.time.now_ns(),
+            wall_ms=lambda: self.wall_ms(),
+        )
         self._next_heartbeat_ns = 0
         self._stopping = False
         self.recovered_tables = 0
@@ -207,7 +172,7 @@ class HostService:
             self.time.now_ns,
             self.time.now_ms,
             register=self._by_driver.__setitem__,
-            on_gpio_press=lambda n, button, at_ms: self._inbox.put(_GpioPress(n, button, at_ms)),
+            on_gpio_press=lambda n, button, at_ms: self._inbox.put(GpioPress(n, button, at_ms)),
             pin_factory=self.options.pin_factory,  # None: gpiozero's default (the env's)
         )
         self._keys = referee_keys(self.venue, self._base_dir())
@@ -297,17 +262,17 @@ class HostService:
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,
             will=status(False),
             birth=status(True),
-            on_sent=lambda key: self._inbox.put(_Sent(key)),
-            on_rejected=lambda topic, exc: self._inbox.put(_Rejected(exc)),
+            on_sent=lambda key: self._inbox.put(Sent(key)),
+            on_rejected=lambda topic, exc: self._inbox.put(Rejected(exc)),
         )
         for number in tables:
             self.bus.subscribe(
                 topics.assignment(venue, number),
-                lambda topic, message: self._inbox.put(_Incoming(topic, message)),
+                lambda topic, message: self._inbox.put(Incoming(topic, message)),
             )
         self.bus.subscribe(
             topics.arbiter_commands(venue),
-            lambda topic, message: self._inbox.put(_Incoming(topic, message)),
+            lambda topic, message: self._inbox.put(Incoming(topic, message)),
         )
         self.bus.connect()
 
@@ -532,11 +497,11 @@ class HostService:
                 item = self._inbox.items.get_nowait()
             except queue.Empty:
                 break
-            if isinstance(item, _Sent):
+            if isinstance(item, Sent):
                 acked.append(item.key)
-            elif isinstance(item, _Incoming):
+            elif isinstance(item, Incoming):
                 self._on_message(item.topic, item.message)
-            elif isinstance(item, _GpioPress):
+            elif isinstance(item, GpioPress):
                 self._press(self.tables[item.table], item.button, item.at_ms * 1_000_000)
             else:
                 log.warning("rejected bus message: %s", item.error)
@@ -589,86 +554,8 @@ class HostService:
     # --- arbiter commands ------------------------------------------------------------
 
     def execute(self, command: ArbiterCommand) -> tuple[bool, str]:
-        """Check and carry out an arbiter command (from the bus or the control socket).
-        Returns (ok, message) for the sender; refusals are also told to the referees."""
-        try:
-            verify(
-                command,
-                self._keys,
-                now_ms=self.wall_ms(),
-                max_age_ms=self.options.command_max_age_ms,
-            )
-        except AuthError as exc:
-            log.warning("command %s refused: %s", command.command_id, exc)
-            return False, f"not authenticated: {exc}"
-        if command.table is not None and command.table not in self.tables:
-            why = f"table {command.table} is not served by host {self.options.host_id}"
-            log.info("command %s ignored: %s", command.command_id, why)
-            return False, why
-        targets = (
-            [self.tables[command.table]]
-            if command.table is not None
-            else list(self.tables.values())
-        )
-        problems: list[str] = []
-        for table in targets:
-            problem = self._execute_on(table, command)
-            if problem:
-                problems.append(f"table {table.runtime.number}: {problem}")
-        if problems:
-            return False, "; ".join(problems)
-        return True, f"{command.action} done on {len(targets)} table(s)"
-
-    def _execute_on(self, table: ServedTable, command: ArbiterCommand) -> str:
-        runtime = table.runtime
-        now, wall = runtime.clamp(self.time.now_ns()), self.wall_ms()
-        ticket = Ticket(
-            command.command_id, command.game_id, command.issued_ms, command.table is None
-        )
-        verdict = runtime.check_command(ticket, wall)
-        if verdict is Verdict.REPEAT:  # QoS 1 delivers at least once: already done
-            log.info("table %d: command %s again: ignored", runtime.number, command.command_id)
-            return f"command {command.command_id} was carried out already: a repeat, ignored"
-        meta: dict[str, Any] = {"referee": command.referee, "action": command.action}
-        try:
-            if isinstance(verdict, str):
-                raise TableError(verdict)
-            meta |= runtime.command_fields(ticket, wall)
-            if command.action == "next-game" and (
-                runtime.waiting is not None or runtime.session is None or self.options.standalone
-            ):
-                # a standalone table's next game is a game of its own (its own id, its
-                # own record file), begun from the config's defaults like the first
-                setup = self._default_setup() if self.options.standalone else None
-                records = runtime.begin_by_command(command.command_id, meta, now, wall, setup)
-                self.out.commit(table, records)
-                runtime.carried_out(ticket)
-                table.display_due_ns = 0
-                return ""
-            session = runtime.session
-            if session is None:
-                raise TableError("no game is running on this table")
-            inputs = to_inputs(command, now, session.game)
-            strict = command.action in PLAYER_ACTIONS
-            records = runtime.feed_command(command.command_id, meta, inputs, wall, strict=strict)
-            self.out.commit(table, records)
-            runtime.carried_out(ticket)
-        except (TableError, CommandError) as exc:
-            log.warning(
-                "table %d: command %s (%s) refused: %s",
-                runtime.number,
-                command.command_id,
-                command.action,
-                exc,
-            )
-            self._host_alert(
-                table,
-                AlertReason.REFUSED,
-                f"command {command.action} by {command.referee} refused: {exc}",
-            )
-            return str(exc)
-        table.display_due_ns = 0
-        return ""
+        """Check and carry out an arbiter command (``CommandDesk.execute``)."""
+        return self.desk.execute(command)
 
     def _on_control(self) -> None:
         assert self.control is not None
