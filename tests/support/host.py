@@ -38,7 +38,7 @@ from wuzi.bus.schemas import (
     encode,
 )
 from wuzi.bus.url import parse_broker_url
-from wuzi.host.control import send_line
+from wuzi.host.control import ask_games, send_line
 from wuzi.rules.board import parse_point
 from wuzi.sim.box import SimTables as BenchTables
 
@@ -235,7 +235,6 @@ class HostUnderTest:
         return self.send(self.signed(action, table, **args), via)
 
     def signed(self, action: str, table: int | None, **args: Any) -> ArbiterCommand:
-        state = self.observer.referee.get(table) if table is not None else None
         return sign(
             ArbiterCommand(
                 command_id="c-" + uuid.uuid4().hex,
@@ -244,10 +243,21 @@ class HostUnderTest:
                 table=table,
                 args=args,
                 issued_ms=time.time_ns() // 1_000_000,
-                game_id=state.game_id if state is not None else None,
+                game_id=self.game_of(table),
             ),
             TOKEN.encode(),
         )
+
+    def game_of(self, table: int | None) -> str | None:
+        """The game ``table`` shows, as a referee signs for it: the host's own answer on
+        its control socket (no race with the bus), else the last referee state seen."""
+        if table is None:
+            return None
+        try:
+            return ask_games(self.socket, 2.0).get(table)
+        except OSError:
+            state = self.observer.referee.get(table)
+            return state.game_id if state is not None else None
 
     def send(self, cmd: ArbiterCommand | bytes, via: str = "socket") -> dict[str, Any]:
         """Send a signed command (or its exact bytes: a capture) ``via`` the socket (the
