@@ -43,12 +43,7 @@ INFRACTIONS = {"press_without_stone", "loss_pending"}
 
 
 def texts(host: HostUnderTest, table: int) -> list[tuple[str, str]]:
-    """Every alert the referees were sent for ``table``: (reason, text)."""
-    with host.observer.lock:
-        return [
-            (str(e.data["reason"]), str(e.data.get("text", "")))
-            for e in host.observer.alerts.get(table, [])
-        ]
+    return host.observer.alert_texts(table)
 
 
 def told(host: HostUnderTest, table: int, *words: str) -> bool:

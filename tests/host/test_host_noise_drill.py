@@ -99,11 +99,7 @@ def drill(
 
 
 def alert_texts(host: HostUnderTest, table: int) -> list[tuple[str, str]]:
-    with host.observer.lock:
-        return [
-            (str(e.data["reason"]), str(e.data.get("text", "")))
-            for e in host.observer.alerts.get(table, [])
-        ]
+    return host.observer.alert_texts(table)
 
 
 def clocks_used(host: HostUnderTest, table: int) -> list[tuple[int, int]]:

@@ -59,11 +59,7 @@ def drill(
 
 
 def alert_texts(host: HostUnderTest, table: int) -> list[tuple[str, str]]:
-    with host.observer.lock:
-        return [
-            (str(e.data["reason"]), str(e.data.get("text", "")))
-            for e in host.observer.alerts.get(table, [])
-        ]
+    return host.observer.alert_texts(table)
 
 
 def test_old_firmware_on_either_port_is_refused_loudly_and_holds_the_clock(

@@ -82,6 +82,14 @@ class Observer:
         with self.lock:
             return [e.data["point"] for e in self.events.get(table, []) if e.kind == "move"]
 
+    def alert_texts(self, table: int) -> list[tuple[str, str]]:
+        """Every alert the referees were sent for ``table``: (reason, text)."""
+        with self.lock:
+            return [
+                (str(e.data["reason"]), str(e.data.get("text", "")))
+                for e in self.alerts.get(table, [])
+            ]
+
     def alert_reasons(self, table: int) -> list[str]:
         with self.lock:
             return [str(e.data["reason"]) for e in self.alerts.get(table, [])]
