@@ -16,7 +16,6 @@ them, and the first stone falls 8 s in, so a loaded machine has time to bring th
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import sys
@@ -28,8 +27,6 @@ import pytest
 
 from support.broker import MosquittoBroker
 from support.host import HostUnderTest, wait_for
-from wuzi.host.table_runtime import TableRuntime, table_id
-from wuzi.journal import Journal
 from wuzi.rules.board import parse_point
 
 INFRACTIONS = {"press_without_stone", "loss_pending"}
@@ -222,28 +219,5 @@ def test_every_fault_is_its_tables_alone_and_costs_no_player(
         if not t.fault:
             assert not any(r == "board" for r in reasons), (t.number, alerts(host, t.number))
     assert set(host.observer.links_down) == {2, 3}, host.observer.links_down
-    game_ids = {t.number: host.observer.states[t.number].game_id for t in tables}
-    for t in tables:  # the referee ends each game: its record is written
-        reply = host.command("set-result", t.number, winner=None, reason="agreement")
-        assert reply["ok"], reply
-    records = host.tmp / "state" / "records"
-    wait_for(
-        lambda: all((records / f"{game_ids[t.number]}.json").exists() for t in tables),
-        20,
-        "every game's record",
-    )
-    assert host.stop() == 0, host.log()
-    assert "Traceback" not in host.log(), host.log()
-
-    with Journal.open(host.tmp / "state" / "pi-test.journal", "pi-test") as journal:
-        for t in tables:
-            expected = [parse_point(p) for p in t.moves]
-            runtime = TableRuntime.recover(
-                t.number, host.venue_id, journal.entries(table_id(t.number))
-            )
-            assert runtime.session is not None
-            assert [m.point for m in runtime.session.game.moves] == expected, t.number
-            assert list(host.observer.states[t.number].moves) == expected, t.number
-            assert host.observer.moves(t.number) == expected, t.number
-            record = json.loads((records / f"{game_ids[t.number]}.json").read_text("utf-8"))
-            assert record["moves"] == list(t.moves), (t.number, record["moves"])
+    # the referee ends each game: the journal, the retained state and the record agree
+    host.end_and_check_records({t.number: list(t.moves) for t in tables})

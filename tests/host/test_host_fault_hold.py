@@ -197,6 +197,8 @@ def test_presses_during_a_board_outage_are_moves_and_cost_nobody(
         assert host.command("resume", 1)["ok"]
         wait_for(lambda: host.observer.states[1].running == "white", 10, "White's clock runs")
         assert count_told(host, 1, f"board {board_pty} cannot be used") == 1, texts(host, 1)
+        # the journal, the retained state and the record agree, at both tables
+        host.end_and_check_records({t: ["h8", "i9", "h9"] for t in both})
     finally:
         host.close()
 

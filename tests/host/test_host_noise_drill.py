@@ -12,7 +12,6 @@ referees told once, with the rate, that the line is noisy.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,8 +20,6 @@ import pytest
 from support.broker import MosquittoBroker
 from support.host import HostUnderTest, wait_for
 from support.sim_devices import SimDevice, start_together, stop_all
-from wuzi.host.table_runtime import TableRuntime, table_id
-from wuzi.journal import Journal
 from wuzi.rules.board import parse_point, point_name
 
 NOISE_FROM_MS = 4000  # the line turns noisy 4 s after time 0: the links are up by then
@@ -148,15 +145,4 @@ def test_a_noisy_line_plays_on_and_is_told_once(
     for n, ((b1, w1), (b2, w2)) in enumerate(zip(noisy, twin, strict=True)):
         assert abs(b1 - b2) <= 150 and abs(w1 - w2) <= 150, (n + 1, noisy[n], twin[n])
 
-    game_id = state.game_id
-    reply = host.command("set-result", 1, winner=None, reason="agreement")
-    assert reply["ok"], reply
-    record_file = host.tmp / "state" / "records" / f"{game_id}.json"
-    wait_for(record_file.exists, 20, "the game's record")
-    assert host.stop() == 0, host.log()
-    assert "Traceback" not in host.log(), host.log()
-    with Journal.open(host.tmp / "state" / "pi-test.journal", "pi-test") as journal:
-        runtime = TableRuntime.recover(1, host.venue_id, journal.entries(table_id(1)))
-    assert runtime.session is not None
-    assert [m.point for m in runtime.session.game.moves] == expected
-    assert json.loads(record_file.read_text("utf-8"))["moves"] == points
+    host.end_and_check_records({1: list(points)})  # journal = retained state = record

@@ -39,6 +39,8 @@ from wuzi.bus.schemas import (
 )
 from wuzi.bus.url import parse_broker_url
 from wuzi.host.control import ask_games, send_line
+from wuzi.host.table_runtime import TableRuntime, table_id
+from wuzi.journal import Journal
 from wuzi.rules.board import parse_point
 from wuzi.sim.box import SimTables as BenchTables
 
@@ -297,6 +299,34 @@ class HostUnderTest:
         wait_for(lambda: self._pending_stone(table) == parse_point(name), 10, f"{name} settled")
         self.sim.press(table, button)
         wait_for(lambda: len(self.observer.moves(table)) > before, 10, f"move {name} judged")
+
+    def end_and_check_records(self, moves: dict[int, list[str]]) -> None:
+        """The referee ends each table's game (a draw by agreement); then, for each table,
+        the journal (replayed), the retained state, the events seen and the game's record
+        file all hold ``moves`` (point names), and the host stops cleanly with no traceback logged.
+        For a host started as a process (``start``)."""
+        game_ids = {n: self.observer.states[n].game_id for n in moves}
+        for n in moves:
+            reply = self.command("set-result", n, winner=None, reason="agreement")
+            assert reply["ok"], reply
+        records = self.tmp / "state" / "records"
+        wait_for(
+            lambda: all((records / f"{game_ids[n]}.json").exists() for n in moves),
+            20,
+            "every game's record",
+        )
+        assert self.stop() == 0, self.log()
+        assert "Traceback" not in self.log(), self.log()
+        with Journal.open(self.tmp / "state" / "pi-test.journal", "pi-test") as journal:
+            for n, names in moves.items():
+                expected = [parse_point(p) for p in names]
+                runtime = TableRuntime.recover(n, self.venue_id, journal.entries(table_id(n)))
+                assert runtime.session is not None
+                assert [m.point for m in runtime.session.game.moves] == expected, n
+                assert list(self.observer.states[n].moves) == expected, n
+                assert self.observer.moves(n) == expected, n  # the events, each once
+                record = json.loads((records / f"{game_ids[n]}.json").read_text("utf-8"))
+                assert record["moves"] == list(names), (n, record["moves"])
 
     def _pending_stone(self, table: int) -> int | None:
         state = self.observer.referee.get(table)
