@@ -54,7 +54,8 @@ def test_a_stone_read_after_the_press_waits_behind_it() -> None:
     gate.press(1, at_ns=1000 * MS, now_ns=1000 * MS)
     assert gate.report("i9", at_ns=1500 * MS, now_ns=1600 * MS, board=board) == []
     board.vouched_ms = 2000
-    assert gate.release(1600 * MS, board) == [Judge(1, 1000 * MS), Feed("i9", 1600 * MS)]
+    # fed as of the board's own instant (the table keeps its inputs in time order)
+    assert gate.release(1600 * MS, board) == [Judge(1, 1000 * MS), Feed("i9", 1500 * MS)]
 
 
 def test_a_press_made_during_an_outage_is_kept_and_judged_when_the_log_is_back() -> None:
@@ -104,6 +105,15 @@ def test_a_claim_goes_through_in_its_turn_and_a_board_not_opened_keeps_the_press
     gate.press(1, at_ns=2000 * MS, now_ns=2000 * MS)
     assert gate.release(2000 * MS, None) == []  # kept until the board can be opened
     assert gate.kept_button == 1
+
+
+def test_with_no_press_waiting_a_report_is_fed_as_of_the_boards_instant() -> None:
+    """A host that hears of a stone late (its loop starved of the CPU) does not date the
+    stone late: a press stamped before the host heard of it is not charged the delay."""
+    gate: PressGate[str] = PressGate(CLAIM)
+    assert gate.report("h8", at_ns=1020 * MS, now_ns=3500 * MS, board=Board()) == [
+        Feed("h8", 1020 * MS)
+    ]
 
 
 def test_a_hold_takes_effect_at_the_first_waiting_press() -> None:

@@ -9,7 +9,8 @@ at the press has been reported. ``PressGate`` keeps the presses of one table in 
 they were made, keeps the board's reports that came after a waiting press behind it, and
 says, at each call, what the host must do, as values (``Decision``):
 
-* ``Feed`` a board report (a stone or a board alert) to the table at ``at_ns``;
+* ``Feed`` a board report (a stone or a board alert) to the table at ``at_ns`` (the
+  board's own instant, or a waiting press's; the table keeps its inputs in time order);
 * ``Judge`` a press with its own instant (the stone before it is its move);
 * ``NotJudged`` a press the board could not vouch for while its link was up (no
   infraction, no clock switch: the referee is told and the clock held);
@@ -153,11 +154,13 @@ class PressGate(Generic[R]):
 
     def report(self, report: R, at_ns: int, now_ns: int, board: BoardView) -> list[Decision[R]]:
         """A board report the board read at ``at_ns``. With no press waiting it is fed at
-        once (at ``now_ns``); one read by the press's instant (plus the board's debounce)
-        lay there at the press and is fed as of the press, so the press judges it with
-        its own time; one read later waits behind the press."""
+        once, as of the board's own instant (a host that was slow to hear of a stone does
+        not date it late, so a press stamped before that delay is not charged it); one
+        read by the press's instant (plus the board's debounce) lay there at the press and
+        is fed as of the press, so the press judges it with its own time; one read later
+        waits behind the press."""
         if not self._presses:
-            return [Feed(report, now_ns)]
+            return [Feed(report, min(now_ns, at_ns))]
         first = self._presses[0]
         if self._behind or at_ns > first.at_ns + board.debounce_ms * NS_PER_MS:
             self._behind.append((report, at_ns))
@@ -213,5 +216,5 @@ class PressGate(Generic[R]):
             if nxt is not None and at_ns > nxt.at_ns + debounce_ns:
                 break
             self._behind.popleft()
-            out.append(Feed(report, now_ns if nxt is None else min(now_ns, nxt.at_ns)))
+            out.append(Feed(report, min(now_ns, at_ns if nxt is None else nxt.at_ns)))
         return out
