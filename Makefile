@@ -8,7 +8,9 @@ PYTEST_ARGS ?=
 
 .PHONY: setup test test-e2e test-bench test-slow demo bench bench-pi lint clean bundle
 
-## setup: create .venv and install Wuzi with its dev tools (`.[dev]`: every group), and the
+## setup: create .venv and install Wuzi with its dev tools (`.[dev]`: every group; the screens
+##        and the simulators are distributions of their own, display/ and sim/, installed
+##        editable beside it), and the
 ##        Debian packages the tests and the demo need (scripts/system-deps.sh dev: mosquitto,
 ##        xvfb, a CJK font, chromium for the web page's browser test with the pinned
 ##        playwright of `.[dev]`); idempotent.
@@ -16,10 +18,10 @@ PYTEST_ARGS ?=
 setup: $(STAMP)
 	sh scripts/system-deps.sh dev
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml display/pyproject.toml sim/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev]' -e ./display -e ./sim
 	$(PY) -c 'import runpy; runpy.run_path("tests/firmware/typecheck_firmware.py")["ensure_stubs"]()'
 	touch $@
 

@@ -93,16 +93,28 @@ COMMAND_MODULES = tuple(command.module for command in COMMANDS)
 # a command that needs one fails with the group to install, not a traceback. A table host has
 # only ``wuzi[host]``; every command module imports these inside the functions that use them.
 OPTIONAL_PACKAGES = {
-    "pyglet": "screen",
+    "pyglet": "screens",
     "amqtt": "demo",
     "fpdf": "desk",  # `wuzi tournament export certificates`: the PDFs
     "renju": "dev",  # `wuzi bench`: the rules benchmark compares with the independent judge
 }
 
 
+# Wuzi's own parts that are distributions of their own (display/, sim/): a table host's Pi
+# (``wuzi[host]``) has neither, and their commands say which group brings them.
+OPTIONAL_PARTS = {
+    "wuzi.display": "screens",  # wuzi-screens
+    "wuzi.sim": "demo",  # wuzi-sim
+}
+
+
 def missing_group(exc: ModuleNotFoundError) -> tuple[str, str] | None:
-    """(package, group) when ``exc`` is an optional package that is not installed."""
-    top = (exc.name or "").split(".")[0]
+    """(package, group) when ``exc`` is an optional package or part that is not installed."""
+    name = exc.name or ""
+    for part, group in OPTIONAL_PARTS.items():
+        if name == part or name.startswith(part + "."):
+            return part, group
+    top = name.split(".")[0]
     group = OPTIONAL_PACKAGES.get(top)
     return None if group is None else (top, group)
 
@@ -118,6 +130,8 @@ def optional_module(name: str) -> ModuleType | None:
     except ModuleNotFoundError as exc:
         if exc.name is None or not (name == exc.name or name.startswith(exc.name + ".")):
             raise
+        if missing_group(exc) is not None:
+            raise  # a part this install lacks: build_parser names the group that brings it
         return None
 
 
