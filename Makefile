@@ -98,12 +98,10 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/wuzi-bundle build/wuzi-bundle.tar.gz
 
 ## flash: copy the firmware and a board description to an RP2040 with mpremote
-##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|clock-rev-a]
+##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|clock-rev-a]; the same as
+##        `wuzi board flash PORT --board REV`, which also works from the unpacked bundle
 BOARD ?= sensor-rev-a
-FIRMWARE_FILES := firmware/wire.py firmware/endpoint.py firmware/board.py firmware/matrix.py firmware/debounce.py \
-                  firmware/clock_unit.py firmware/tm1637.py firmware/main.py
 .PHONY: flash
 flash: setup
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a]" >&2; exit 2; }
-	@test -f boards/$(BOARD)/board.json || { echo "no board revision $(BOARD) in boards/" >&2; exit 2; }
-	$(VENV)/bin/mpremote connect $(PORT) cp $(FIRMWARE_FILES) : + cp boards/$(BOARD)/board.json :board.json + reset
+	$(WUZI) board flash $(PORT) --board $(BOARD)

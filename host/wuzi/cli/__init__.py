@@ -182,8 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     word = command_word(words)
     parser = build_parser(() if word is None else (word,))
-    args = parser.parse_args(words)
+    # known args first: a command whose part is missing has no options to parse, and its
+    # words must not hide the group to install behind a usage error
+    args, unknown = parser.parse_known_args(words)
     missing = getattr(args, "missing", None)
+    if missing is None and unknown:
+        parser.parse_args(words)  # the usage error, as argparse words it
     if missing is not None:
         print(
             f"wuzi {args.command}: {missing[0]} is not installed: pip install 'wuzi[{missing[1]}]'",
