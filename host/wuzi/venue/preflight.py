@@ -211,6 +211,13 @@ def _mqtt_round(
     client.on_disconnect = on_disconnect
     if username is not None:
         client.username_pw_set(username, password)
+    if tls and ca_file is not None:
+        from wuzi.bus.tls import CaFileError, check_ca_file
+
+        try:
+            check_ca_file(ca_file, time.time())
+        except CaFileError as exc:
+            return False, f"FAIL {exc}"
     try:
         if tls:
             client.tls_set(ca_certs=ca_file)
