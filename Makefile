@@ -89,7 +89,9 @@ lint: setup
 ##         build/wuzi-bundle.tar.gz — Wuzi's wheel, the wheels of `.[host]` for the Pi
 ##         (linux aarch64, CPython 3.11) and for this machine, requirements.lock with hashes,
 ##         install.sh. Needs the package index; installing from it does not.
-##         EXTRAS=host,screen for a machine that also runs a screen
+##         EXTRAS=host,screens for a machine that also runs a screen (wuzi-screens and its
+##         wheels join); the kit beside the wheels: deploy/, firmware/, boards/, the venue's
+##         docs, system-deps.txt, CONTENTS
 EXTRAS ?= host
 bundle: $(STAMP)
 	$(PY) scripts/bundle.py --out build/wuzi-bundle --extras $(EXTRAS)
