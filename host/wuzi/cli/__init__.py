@@ -111,9 +111,9 @@ OPTIONAL_PARTS = {
 def missing_group(exc: ModuleNotFoundError) -> tuple[str, str] | None:
     """(package, group) when ``exc`` is an optional package or part that is not installed."""
     name = exc.name or ""
-    for part, group in OPTIONAL_PARTS.items():
+    for part, needs in OPTIONAL_PARTS.items():
         if name == part or name.startswith(part + "."):
-            return part, group
+            return part, needs
     top = name.split(".")[0]
     group = OPTIONAL_PACKAGES.get(top)
     return None if group is None else (top, group)
