@@ -90,3 +90,21 @@ def test_tests_share_code_through_the_support_package_only() -> None:
         if path.name in ("micropython.py", "test_layout.py"):  # the child's sys.path; this test
             continue
         assert "sys.path.insert" not in text and "sys.path.append" not in text, path
+
+
+def test_no_product_module_names_the_simulators() -> None:
+    """A simulated device is a serial URL resolved by wuzi-sim's plug-in (wuzi.io.ports), not
+    a string the host tests (issue 34: ``SIMULATED = "sim"``, ``clock_port != "sim"``)."""
+    offenders = []
+    for path in (ROOT / "host" / "wuzi").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                values = [node.left, *node.comparators]
+                if any(isinstance(v, ast.Constant) and v.value == "sim" for v in values):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if isinstance(node, ast.Name | ast.Attribute):
+                name = node.id if isinstance(node, ast.Name) else node.attr
+                if name in ("SIMULATED", "simulated_board"):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert offenders == []
