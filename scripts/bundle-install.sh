@@ -33,6 +33,10 @@ for role in $(echo "$roles" | tr ',' ' '); do
     wanted="$wanted ${line#*:}"
 done
 missing=""
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "install: no dpkg-query here (not Debian): make sure of$wanted yourself" >&2
+    wanted=""
+fi
 for package in $wanted; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' \
         || missing="$missing $package"
