@@ -8,7 +8,9 @@ PYTEST_ARGS ?=
 
 .PHONY: setup test test-e2e test-bench test-slow demo bench bench-pi lint clean bundle
 
-## setup: create .venv and install Wuzi with its dev tools (`.[dev]`: every group), and the
+## setup: create .venv and install Wuzi with its dev tools (`.[dev]`: every group; the screens
+##        and the simulators are distributions of their own, display/ and sim/, installed
+##        editable beside it), and the
 ##        Debian packages the tests and the demo need (scripts/system-deps.sh dev: mosquitto,
 ##        xvfb, a CJK font, chromium for the web page's browser test with the pinned
 ##        playwright of `.[dev]`); idempotent.
@@ -16,10 +18,10 @@ PYTEST_ARGS ?=
 setup: $(STAMP)
 	sh scripts/system-deps.sh dev
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml display/pyproject.toml sim/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev]' -e ./display -e ./sim
 	$(PY) -c 'import runpy; runpy.run_path("tests/firmware/typecheck_firmware.py")["ensure_stubs"]()'
 	touch $@
 
@@ -87,7 +89,9 @@ lint: setup
 ##         build/wuzi-bundle.tar.gz — Wuzi's wheel, the wheels of `.[host]` for the Pi
 ##         (linux aarch64, CPython 3.11) and for this machine, requirements.lock with hashes,
 ##         install.sh. Needs the package index; installing from it does not.
-##         EXTRAS=host,screen for a machine that also runs a screen
+##         EXTRAS=host,screens for a machine that also runs a screen (wuzi-screens and its
+##         wheels join); the kit beside the wheels: deploy/, firmware/, boards/, the venue's
+##         docs, system-deps.txt, CONTENTS
 EXTRAS ?= host
 bundle: $(STAMP)
 	$(PY) scripts/bundle.py --out build/wuzi-bundle --extras $(EXTRAS)
@@ -96,12 +100,10 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/wuzi-bundle build/wuzi-bundle.tar.gz
 
 ## flash: copy the firmware and a board description to an RP2040 with mpremote
-##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|clock-rev-a]
+##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|clock-rev-a]; the same as
+##        `wuzi board flash PORT --board REV`, which also works from the unpacked bundle
 BOARD ?= sensor-rev-a
-FIRMWARE_FILES := firmware/wire.py firmware/endpoint.py firmware/board.py firmware/matrix.py firmware/debounce.py \
-                  firmware/clock_unit.py firmware/tm1637.py firmware/main.py
 .PHONY: flash
 flash: setup
 	@test -n "$(PORT)" || { echo "usage: make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a]" >&2; exit 2; }
-	@test -f boards/$(BOARD)/board.json || { echo "no board revision $(BOARD) in boards/" >&2; exit 2; }
-	$(VENV)/bin/mpremote connect $(PORT) cp $(FIRMWARE_FILES) : + cp boards/$(BOARD)/board.json :board.json + reset
+	$(WUZI) board flash $(PORT) --board $(BOARD)

@@ -2,15 +2,24 @@
 
     python scripts/bundle.py [--out build/wuzi-bundle] [--extras host] [--platform pi|native]...
 
-The bundle is a folder (and a .tar.gz of it) that installs Wuzi with no network:
+The bundle is a folder (and a .tar.gz of it): the whole kit of an offline venue.
 
-    wuzi-<version>-py3-none-any.whl   the project's own wheel (boards/ inside, as package data)
+    wuzi-<version>-py3-none-any.whl   the product's wheel (host/ only: no simulator, no screen;
+                                      boards/ and firmware/ inside, as package data)
+    wuzi_screens-…whl, wuzi_sim-…whl  only with the groups that bring them ([screens], [demo])
     wheels/                           every dependency of wuzi[<extras>], as wheels, for each
                                       platform: `pi` (Raspberry Pi OS Bookworm: linux aarch64,
                                       CPython 3.11) and `native` (this machine's Python)
     requirements.lock                 every wheel pinned with its sha256 (pip --require-hashes);
                                       a package only one platform needs carries its marker
-    install.sh                        creates a venv and installs from the files above only
+    install.sh                        checks the Debian packages, creates a venv and installs
+                                      from the files above only, then the deploy/ files
+    system-deps.txt                   the Debian packages each role needs (install.sh: apt)
+    deploy/                           systemd units, udev rules, the wuzi user, a venue example
+    docs/                             the pages a venue's people read (docs/install.md first)
+    firmware/, boards/                the boards' firmware and descriptions (the same files
+                                      `wuzi board flash` copies from the installed wheel)
+    CONTENTS                          every distribution of the bundle, and the groups asked for
     SHA256SUMS, PYTHON                checked by install.sh before anything is installed
 
 Building needs the package index (this machine's pip configuration); installing does not.
@@ -62,8 +71,26 @@ PI_ENVIRONMENT = {
     "os_name": "posix",
 }
 
-# What a copy of the source tree for the wheel needs (symlinks are copied as their files).
-SOURCES = ("pyproject.toml", "README.md", "host", "display", "sim")
+# What a copy of the source tree for the product's wheel needs (symlinks are copied as their
+# files: firmware/ and boards/ come in through host/wuzi/io's links).
+SOURCES = ("pyproject.toml", "README.md", "host")
+# Wuzi's other distributions, each a folder with its own pyproject.toml: only a group that
+# names one puts it in the bundle.
+LOCAL_DISTS = {"wuzi-screens": "display", "wuzi-sim": "sim"}
+# The kit beside the wheels: what a venue installs and reads, copied as files.
+KIT = ("deploy", "firmware", "boards", "scripts/system-deps.txt")
+VENUE_DOCS = (
+    "install.md",
+    "config.md",
+    "security.md",
+    "host.md",
+    "table.md",
+    "buttons.md",
+    "referee.md",
+    "director.md",
+    "display.md",
+    "bus.md",
+)
 
 
 def pi_tags() -> set[Tag]:
@@ -71,12 +98,24 @@ def pi_tags() -> set[Tag]:
     return set(cpython) | set(compatible_tags(PI_PYTHON, "cp311", PI_PLATFORMS))
 
 
-def requirements(extras: list[str], environment: dict[str, str] | None) -> list[str]:
-    """The project's requirements with ``extras``, for one platform (None: this machine)."""
+def local_dists(extras: list[str]) -> list[str]:
+    """Wuzi's own distributions besides the product that ``extras`` bring (LOCAL_DISTS)."""
+    found: list[str] = []
+    requirements(extras, None, found)
+    return found
+
+
+def requirements(
+    extras: list[str], environment: dict[str, str] | None, local: list[str] | None = None
+) -> list[str]:
+    """The project's third-party requirements with ``extras``, for one platform (None: this
+    machine); Wuzi's own distributions met on the way are added to ``local`` instead, and
+    their requirements followed."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     groups: dict[str, list[str]] = project.get("optional-dependencies", {})
     chosen: list[str] = []
     seen: set[str] = set()
+    local = [] if local is None else local
     pending = [(line, "") for line in project.get("dependencies", [])]
     for extra in extras:
         if extra not in groups:
@@ -89,6 +128,13 @@ def requirements(extras: list[str], environment: dict[str, str] | None) -> list[
             for inner in sorted(req.extras - seen):
                 seen.add(inner)
                 pending += [(sub, inner) for sub in groups[inner]]
+            continue
+        if req.name in LOCAL_DISTS:
+            if req.name not in local:
+                local.append(req.name)
+                folder = ROOT / LOCAL_DISTS[req.name] / "pyproject.toml"
+                inner_project = tomllib.loads(folder.read_text(encoding="utf-8"))["project"]
+                pending += [(sub, "") for sub in inner_project.get("dependencies", [])]
             continue
         env = dict(environment or {})
         env["extra"] = extra
@@ -106,21 +152,52 @@ def pip(*args: str) -> None:
     subprocess.run(command, check=True)
 
 
-def build_project_wheel(out: Path) -> Path:
-    """The project's wheel, built from a clean copy (no stale build/ of the work tree)."""
+def build_wheel(out: Path, base: Path, sources: tuple[str, ...], name: str) -> Path:
+    """The wheel of the project in ``base``, built from a clean copy of ``sources`` (no stale
+    build/ of the work tree; symlinks copied as their files)."""
     with tempfile.TemporaryDirectory(prefix="wuzi-src-") as tmp:
-        src = Path(tmp) / "wuzi"
+        src = Path(tmp) / "src"
         src.mkdir()
-        ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc")
-        for name in SOURCES:
-            path = ROOT / name
+        ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc", "build")
+        for item in sources:
+            path = base / item
             if path.is_dir():
-                shutil.copytree(path, src / name, symlinks=False, ignore=ignore)
+                shutil.copytree(path, src / item, symlinks=False, ignore=ignore)
             else:
-                shutil.copy2(path, src / name)
+                shutil.copy2(path, src / item)
         pip("wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(src))
-    (wheel,) = out.glob("wuzi-*.whl")
+    (wheel,) = out.glob(f"{name.replace('-', '_')}-*.whl")
     return wheel
+
+
+def copy_kit(out: Path) -> None:
+    """deploy/, firmware/, boards/, system-deps.txt and the venue's docs, as files."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for item in KIT:
+        path = ROOT / item
+        if path.is_dir():
+            shutil.copytree(path, out / item, symlinks=False, ignore=ignore)
+        else:
+            shutil.copy2(path, out / path.name)
+    (out / "docs").mkdir()
+    for page in VENUE_DOCS:
+        shutil.copy2(ROOT / "docs" / page, out / "docs" / page)
+
+
+def contents(out: Path, extras: list[str]) -> str:
+    """CONTENTS: the groups, every distribution (name, version, file, size) and the kit."""
+    lines = [f"# wuzi[{','.join(extras)}], made by scripts/bundle.py (make bundle)"]
+    for path in sorted([*out.glob("*.whl"), *(out / "wheels").glob("*.whl")]):
+        name, version, _, _ = parse_wheel_filename(path.name)
+        where = path.relative_to(out).as_posix()
+        lines.append(f"{name} {version} {where} {path.stat().st_size}")
+    kit = sorted(
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*")
+        if p.is_file() and p.suffix != ".whl"
+    )
+    lines += [f"file {name}" for name in kit]
+    return "\n".join(lines) + "\n"
 
 
 def fetch(platform: str, reqs: list[str], wheels: Path) -> None:
@@ -202,7 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     wheels = out / "wheels"
     wheels.mkdir(parents=True)
 
-    wheel = build_project_wheel(out)
+    wheel = build_wheel(out, ROOT, SOURCES, "wuzi")
+    for dist in local_dists(extras):
+        folder = ROOT / LOCAL_DISTS[dist]
+        build_wheel(out, folder, tuple(p.name for p in folder.iterdir()), dist)
+    copy_kit(out)
     platforms: dict[str, set[Tag]] = {}
     machines: dict[str, str] = {}
     native_python = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -222,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     install = out / "install.sh"
     shutil.copy2(HERE / "bundle-install.sh", install)
     install.chmod(0o755)
+    (out / "CONTENTS").write_text(contents(out, extras), encoding="utf-8")
     sums = []
     for path in sorted(p for p in out.rglob("*") if p.is_file() and p.name != "SHA256SUMS"):
         digest = hashlib.sha256(path.read_bytes()).hexdigest()

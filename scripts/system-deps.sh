@@ -12,9 +12,10 @@
 #                                 (Playwright at /usr/bin/chromium: its own download cannot work)
 #             poppler-utils       pdftotext, pdfinfo, pdffonts and pdftoppm: the tests read the
 #                                 certificates' PDFs (tests/tournament/test_awards.py)
-#   host    a table host (Raspberry Pi OS Bookworm) or the director: nothing from Debian. The
-#           Python packages come from the offline bundle (`make bundle`), lgpio included as
-#           PyPI's wheel; the Pi's own python3 and python3-venv are all it uses.
+#   host    a table host (Raspberry Pi OS Bookworm) or the director: nothing more from Debian
+#           here. The Python packages come from the offline bundle (`make bundle`), lgpio
+#           included as PyPI's wheel; the Pi's own python3 and python3-venv are all it uses,
+#           and the bundle's install.sh checks them (scripts/system-deps.txt, the venue's list).
 #   broker  the machine the venue file names as the broker: mosquitto
 #   screen  a machine that runs a screen (scoreboard, clock display, arbiter): the CJK font
 #   desk    the organisers' laptop (`wuzi tournament`, wuzi[desk]): the CJK font the

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import runpy
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ import pytest
 from packaging.requirements import Requirement
 
 import wuzi.cli as cli
+from wuzi.base import __version__
 from wuzi.io.boards import boards_dir, load_board_spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,17 +44,33 @@ def test_every_install_gets_only_what_a_host_and_the_director_need() -> None:
     project = _project()
     groups = project["optional-dependencies"]
     assert _names(project["dependencies"]) == {"pyserial", "gpiozero", "paho-mqtt"}
-    (lgpio,) = (Requirement(line) for line in groups["host"])
+    lgpio, mpremote = (Requirement(line) for line in groups["host"])
     assert lgpio.name == "lgpio" and lgpio.marker is not None
     assert lgpio.marker.evaluate(PI_ENV) and not lgpio.marker.evaluate(X86_ENV)
-    assert _names(groups["screen"]) == {"pyglet"}
-    assert _names(groups["demo"]) == {"wuzi", "amqtt"}
-    assert Requirement(groups["demo"][0]).extras == {"screen"}
+    assert mpremote.name == "mpremote" and mpremote.marker is None  # `wuzi board flash`
+    # the screens and the simulators are distributions of their own, of Wuzi's version
+    assert _names(groups["screens"]) == {"wuzi-screens"}
+    assert _names(groups["demo"]) == {"wuzi-sim"}
+    for folder, name, needs in (
+        ("display", "wuzi-screens", {"wuzi", "pyglet"}),
+        ("sim", "wuzi-sim", {"wuzi", "wuzi-screens", "amqtt"}),
+    ):
+        part = tomllib.loads((ROOT / folder / "pyproject.toml").read_text())["project"]
+        assert (part["name"], part["version"]) == (name, __version__)
+        assert _names(part["dependencies"]) == needs
+        assert all(
+            str(Requirement(r).specifier) == f"=={__version__}"
+            for r in part["dependencies"]
+            if Requirement(r).name.startswith("wuzi")
+        )
     # the organisers' laptop: the certificates' PDFs (`wuzi tournament export certificates`)
     assert _names(groups["desk"]) == {"fpdf2"}
-    # `make setup` (developers, CI) installs .[dev]: every group and the tools
-    assert Requirement(groups["dev"][0]).extras == {"host", "screen", "demo", "desk"}
+    # a laptop or CI: .[all]; `make setup` installs .[dev]: all, and the tools
+    assert Requirement(groups["all"][0]).extras == {"host", "screens", "demo", "desk"}
+    assert Requirement(groups["dev"][0]).extras == {"all"}
     assert {"pytest", "mypy", "ruff", "hypothesis"} <= _names(groups["dev"])
+    setup = (ROOT / "Makefile").read_text()
+    assert "pip install --quiet -e '.[dev]' -e ./display -e ./sim" in setup
 
 
 def test_a_command_whose_group_is_missing_names_the_group(
@@ -69,7 +88,7 @@ def test_a_command_whose_group_is_missing_names_the_group(
     monkeypatch.setattr(cli, "build_parser", parser)
     assert cli.main(["scoreboard"]) == 1
     err = capsys.readouterr().err
-    assert err == "wuzi scoreboard: pyglet is not installed: pip install 'wuzi[screen]'\n"
+    assert err == "wuzi scoreboard: pyglet is not installed: pip install 'wuzi[screens]'\n"
 
 
 def test_an_unknown_missing_module_is_still_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,6 +132,35 @@ def test_the_board_descriptions_are_package_data_linked_to_boards() -> None:
     assert "board-revisions/*/board.json" in data["package-data"]["wuzi.io"]
 
 
+def _bundle_script() -> dict[str, Any]:
+    return runpy.run_path(str(ROOT / "scripts/bundle.py"), run_name="bundle")
+
+
+def test_the_host_group_brings_no_simulator_no_screen_and_no_pyglet(tmp_path: Path) -> None:
+    """What `make bundle` (EXTRAS=host) puts in the bundle for a Pi: the product's wheel holds
+    host/ only, and neither Wuzi's other distributions nor pyglet are among its wheels."""
+    bundle = _bundle_script()
+    pi = bundle["PI_ENVIRONMENT"]
+    for extras in (["host"], []):
+        wanted = {Requirement(r).name for r in bundle["requirements"](extras, pi)}
+        assert {"pyserial", "gpiozero", "paho-mqtt"} <= wanted
+        assert not wanted & {"pyglet", "amqtt", "wuzi-sim", "wuzi-screens", "wuzi"}
+        assert bundle["local_dists"](extras) == []
+    assert "lgpio" in {Requirement(r).name for r in bundle["requirements"](["host"], pi)}
+    # the other groups bring Wuzi's other distributions, and what they need
+    assert bundle["local_dists"](["host", "screens"]) == ["wuzi-screens"]
+    assert bundle["local_dists"](["demo"]) == ["wuzi-sim", "wuzi-screens"]
+    demo = {Requirement(r).name for r in bundle["requirements"](["demo"], pi)}
+    assert {"pyglet", "amqtt"} <= demo
+
+    wheel = bundle["build_wheel"](tmp_path, ROOT, bundle["SOURCES"], "wuzi")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    assert not [n for n in names if n.startswith(("wuzi/sim/", "wuzi/display/", "pyglet"))]
+    assert "wuzi/host/service.py" in names and "wuzi/io/firmware-images/main.py" in names
+    assert "wuzi/io/board-revisions/sensor-rev-a/board.json" in names
+
+
 def _run(*command: str | Path, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
         [str(c) for c in command], capture_output=True, text=True, env=env, timeout=300
@@ -140,6 +188,7 @@ def test_the_offline_bundle_installs_with_no_index_and_runs_the_venue(tmp_path: 
     venv = tmp_path / "venv"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "VIRTUAL_ENV"))}
     env["PYTHON"] = sys.executable
+    env["DEPLOY"] = "no"  # not this machine's /etc (tests/test_install_arm64.py tries deploy/)
     out = _run("sh", bundle / "install.sh", venv, env=env)
     assert "install: wuzi " in out
     # the dataclasses' compiled methods are kept, as make pyc keeps them (issue 22)
@@ -153,7 +202,12 @@ def test_the_offline_bundle_installs_with_no_index_and_runs_the_venue(tmp_path: 
         "gpiozero",
         "colorzero",
         "paho-mqtt",
+        "mpremote",
+        "platformdirs",  # mpremote's
     } | ({"lgpio"} if os.uname().machine == "aarch64" else set())
+    site = next(venv.glob("lib/python3*/site-packages"))
+    assert not (site / "wuzi/sim").exists() and not (site / "wuzi/display").exists()
+    assert not list(site.glob("pyglet*"))
 
     wuzi = venv / "bin/wuzi"
     listing = _run(wuzi, "--help", env=env)
@@ -175,5 +229,26 @@ def test_the_offline_bundle_installs_with_no_index_and_runs_the_venue(tmp_path: 
     )
     assert screen.returncode == 1
     assert screen.stderr == (
-        "wuzi scoreboard: pyglet is not installed: pip install 'wuzi[screen]'\n"
+        "wuzi scoreboard: wuzi.display is not installed: pip install 'wuzi[screens]'\n"
     )
+    demo = subprocess.run([wuzi, "demo"], capture_output=True, text=True, env=env, timeout=60)
+    assert demo.returncode == 1
+    assert demo.stderr == "wuzi demo: wuzi.sim is not installed: pip install 'wuzi[demo]'\n"
+    # the firmware comes with the wheel: a board is flashed from the unpacked bundle
+    flash = _run(wuzi, "board", "flash", "/dev/ttyACM0", "--board", "clock-rev-a", "--dry-run")
+    assert " -m mpremote connect /dev/ttyACM0 cp " in flash
+    assert "site-packages/wuzi/io/firmware-images/main.py" in flash
+    assert "site-packages/wuzi/io/board-revisions/clock-rev-a/board.json :board.json" in flash
+    # the kit beside the wheels
+    for kit in (
+        "deploy/systemd/wuzi-host.service",
+        "deploy/udev/99-wuzi-boards.rules",
+        "deploy/sysusers.d/wuzi.conf",
+        "docs/install.md",
+        "docs/referee.md",
+        "firmware/main.py",
+        "boards/sensor-rev-a/board.json",
+        "system-deps.txt",
+    ):
+        assert (bundle / kit).is_file(), kit
+        assert f"file {kit}\n" in (bundle / "CONTENTS").read_text()

@@ -13,9 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PORTIONS = {"host": ROOT / "host", "display": ROOT / "display", "sim": ROOT / "sim"}
 
 
-def _packages_on_disk() -> set[str]:
+def _packages_on_disk(portion: str) -> set[str]:
     found = set()
-    for base in PORTIONS.values():
+    for base in [PORTIONS[portion]]:
         for init in (base / "wuzi").rglob("__init__.py"):
             parts = init.parent.relative_to(base).parts
             if "__pycache__" not in parts:
@@ -35,10 +35,13 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-def test_every_package_in_the_three_folders_is_installed() -> None:
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    listed = set(config["tool"]["setuptools"]["packages"])
-    assert listed == _packages_on_disk()
+def test_every_package_in_the_three_folders_is_installed_by_its_distribution() -> None:
+    """host/ is the product (the root pyproject.toml), display/ and sim/ are distributions of
+    their own (wuzi-screens, wuzi-sim): each lists exactly the packages of its folder."""
+    for portion, project in (("host", ROOT), ("display", ROOT / "display"), ("sim", ROOT / "sim")):
+        config = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+        listed = set(config["tool"]["setuptools"]["packages"])
+        assert listed == _packages_on_disk(portion), portion
 
 
 def test_wuzi_is_one_namespace_over_host_display_and_sim() -> None:
@@ -87,3 +90,21 @@ def test_tests_share_code_through_the_support_package_only() -> None:
         if path.name in ("micropython.py", "test_layout.py"):  # the child's sys.path; this test
             continue
         assert "sys.path.insert" not in text and "sys.path.append" not in text, path
+
+
+def test_no_product_module_names_the_simulators() -> None:
+    """A simulated device is a serial URL resolved by wuzi-sim's plug-in (wuzi.io.ports), not
+    a string the host tests (issue 34: ``SIMULATED = "sim"``, ``clock_port != "sim"``)."""
+    offenders = []
+    for path in (ROOT / "host" / "wuzi").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                values = [node.left, *node.comparators]
+                if any(isinstance(v, ast.Constant) and v.value == "sim" for v in values):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if isinstance(node, ast.Name | ast.Attribute):
+                name = node.id if isinstance(node, ast.Name) else node.attr
+                if name in ("SIMULATED", "simulated_board"):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert offenders == []

@@ -325,8 +325,8 @@ url = "mqtt://127.0.0.1"
 id = "pi-1"
   [[hosts.tables]]
   number = 3
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/3"
+  clock_port = "sim://clock/3"
 [[referees]]
 name = "chief"
 password_hash = "{hash}"

@@ -197,8 +197,8 @@ def test_an_anonymous_process_says_so(caplog: pytest.LogCaptureFixture) -> None:
 
     venue = parse_venue(
         f'[venue]\nid = "demo"\nname = "Demo"\n[broker]\nurl = "mqtt://127.0.0.1:{free_port()}"\n'
-        '[[hosts]]\nid = "pi-1"\n  [[hosts.tables]]\n  number = 1\n  board_port = "sim"\n'
-        '  clock_port = "sim"\n',
+        '[[hosts]]\nid = "pi-1"\n  [[hosts.tables]]\n  number = 1\n  board_port = "sim://board/1"\n'
+        '  clock_port = "sim://clock/1"\n',
         base_dir=Path("/nonexistent"),
     )
     account = login(venue, "host", "pi-1")

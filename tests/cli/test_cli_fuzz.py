@@ -134,8 +134,8 @@ url = "mqtt://127.0.0.1:9"
 id = "pi-1"
   [[hosts.tables]]
   number = 1
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/1"
+  clock_port = "sim://clock/1"
 
 [[referees]]
 name = "deputy"

@@ -31,14 +31,14 @@ id = "pi-1"
 {host}
   [[hosts.tables]]
   number = 1
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/1"
+  clock_port = "sim://clock/1"
 [[hosts]]
 id = "pi-2"
   [[hosts.tables]]
   number = 2
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/2"
+  clock_port = "sim://clock/2"
 {rest}
 """
 

@@ -33,7 +33,8 @@ def test_example_loads_with_every_section() -> None:
     assert [r.name for r in venue.referees] == ["chief-arbiter", "deputy"]
     gpio = venue.table(2).clock_gpio
     assert gpio is not None and gpio.pins()["claim_button"] == 13
-    assert venue.table(4).simulated_board and venue.table(4).clock_port == "sim"
+    assert venue.table(4).board_port == "sim://board/4"
+    assert venue.table(4).clock_port == "sim://clock/4"
     assert venue.defaults.ruleset is not None and venue.defaults.ruleset.name == "renju"
     assert venue.defaults.opening == "soosorv-8"
     assert venue.defaults.time_control is not None
@@ -77,8 +78,8 @@ url = "mqtt://ref:s3cret@localhost"
 id = "h"
 [[hosts.tables]]
 number = 1
-board_port = "sim"
-clock_port = "sim"
+board_port = "sim://board/1"
+clock_port = "sim://clock/1"
 """
     venue = parse_venue(text)
     assert isinstance(venue, VenueConfig)
@@ -230,7 +231,7 @@ def test_no_hosts_and_wrong_shapes() -> None:
     ):
         parse_venue(
             "director = 3\n" + base + '[[hosts]]\nid = "h"\n[[hosts.tables]]\nnumber = 1\n'
-            'board_port = "sim"\nclock_port = "sim"\n'
+            'board_port = "sim://board/1"\nclock_port = "sim://clock/1"\n'
         )
     with pytest.raises(ConfigError, match=r"^venue\.toml: hosts\[0\]\.tables: missing"):
         parse_venue(base + '[[hosts]]\nid = "h"\n')

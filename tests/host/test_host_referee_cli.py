@@ -75,12 +75,12 @@ url = "{broker_url}"
 id = "pi-1"
   [[hosts.tables]]
   number = 3
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/3"
+  clock_port = "sim://clock/3"
   [[hosts.tables]]
   number = 4
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/4"
+  clock_port = "sim://clock/4"
 [[referees]]
 name = "chief"
 password_hash = "{password_hash(directory, "chief", PASSWORD)}"

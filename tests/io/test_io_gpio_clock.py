@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from wuzi.io.gpio_clock import GpioClock
+from wuzi.io.gpio_clock import GpioClock, GpioUnavailable, default_pin_factory
 from wuzi.link import segments
 
 LOG: list[tuple[str, bool]] = []
@@ -152,3 +153,28 @@ def test_without_a_factory_every_part_uses_gpiozeros_default(
     finally:
         clock.close()
         default.reset()
+
+
+def test_choosing_the_default_factory_prints_no_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """gpiozero warns for every pin library it falls back from (issue 34: on every start of a
+    host on a Pi); Wuzi chooses the factory with those warnings caught, and when none loads
+    the error carries each library's reason instead."""
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning fails the test
+        with pytest.raises(GpioUnavailable) as caught:
+            GpioClock(buttons=[5], clock=lambda: 0)
+    # this machine is no Pi: every library was tried, and the reasons are in one message
+    assert str(caught.value).startswith(
+        "BadPinFactory: Unable to load any default pin factory!; Falling back from "
+    )
+    assert "Falling back from lgpio" in str(caught.value)
+    assert "Falling back from native" in str(caught.value)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert isinstance(default_pin_factory(), MockFactory)
+    Device.pin_factory.close()

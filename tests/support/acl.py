@@ -69,19 +69,19 @@ database = "director.sqlite"
 id = "h1"
   [[hosts.tables]]
   number = 1
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/1"
+  clock_port = "sim://clock/1"
   [[hosts.tables]]
   number = 2
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/2"
+  clock_port = "sim://clock/2"
 
 [[hosts]]
 id = "h2"
   [[hosts.tables]]
   number = 3
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/3"
+  clock_port = "sim://clock/3"
 
 [[referees]]
 name = "chief"

@@ -191,13 +191,13 @@ def confirm(
 
 
 def write_venue(folder: Path, venue_id: str, broker_url: str) -> Path:
-    ports = ["sim"] * (len(HOSTS) * TABLES_PER_HOST)
+    count = len(HOSTS) * TABLES_PER_HOST
     return _write_venue_file(
         folder,
         venue_id=venue_id,
         broker_url=broker_url,
-        board_ports=ports,
-        clock_ports=ports,
+        board_ports=[f"sim://board/{n + 1}" for n in range(count)],
+        clock_ports=[f"sim://clock/{n + 1}" for n in range(count)],
         token=TOKEN,
     )
 

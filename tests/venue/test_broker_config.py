@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import stat
 import subprocess
 from pathlib import Path
@@ -37,6 +39,9 @@ from wuzi.venue.passwords import (
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = load_venue(ROOT / "deploy" / "venue.example.toml")
 V = EXAMPLE.id
+
+# The writer's own user and group: the machine has no user "wuzi" (tests/venue/test_secret_owner.py)
+MINE = f"owner {pwd.getpwuid(os.geteuid()).pw_name}:{grp.getgrgid(os.getegid()).gr_name}"
 
 
 def may(rules: tuple[AclRule, ...], access: str, topic: str) -> bool:
@@ -290,12 +295,13 @@ def test_the_command_writes_the_files_and_the_missing_secrets(
     secrets = tmp_path / "secrets"
     names = ("pi-1", "pi-2", "director", "broadcast/broadcast", "screens/scoreboard-hall")
     for name in (*names, "screens/foyer", "screens/web-central"):
-        assert report.count(f"created {secrets / name}.pass (mode 0600)") == 1, name
+        assert report.count(f"created {secrets / name}.pass ({MINE}, mode 0600)") == 1, name
         assert stat.S_IMODE((secrets / f"{name}.pass").stat().st_mode) == 0o600
     assert stat.S_IMODE((secrets / "screens").stat().st_mode) == 0o700
     assert stat.S_IMODE((secrets / "broadcast").stat().st_mode) == 0o700
     assert (
-        f"broadcast broadcast: created {secrets / 'broadcast' / 'broadcast.pass'} (mode 0600): "
+        f"broadcast broadcast: created {secrets / 'broadcast' / 'broadcast.pass'} "
+        f"({MINE}, mode 0600): "
         "copy it to the machine that runs wuzi broadcast, beside its venue file"
     ) in report
     assert report.count(f"referee deputy: kept {secrets / 'deputy.token'}") == 1

@@ -6,7 +6,9 @@ under ``--out`` with a line saying where to copy it."""
 
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import shutil
 import stat
 import subprocess
@@ -21,6 +23,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "deploy" / "venue.example.toml"
 WUZI = ROOT / ".venv" / "bin" / "wuzi"
 ETC_WUZI = Path("/etc/wuzi")
+
+# The writer's own user and group: the machine has no user "wuzi" (tests/venue/test_secret_owner.py)
+MINE = f"owner {pwd.getpwuid(os.geteuid()).pw_name}:{grp.getgrgid(os.getegid()).gr_name}"
 
 
 def files_under(folder: Path) -> set[Path]:
@@ -72,8 +77,8 @@ def test_the_example_creates_nothing_outside_out_and_secrets(work: Path) -> None
     staged = work / "out" / "secrets" / "pi-1" / "broker.pass"
     assert stat.S_IMODE(staged.stat().st_mode) == 0o600
     assert (
-        f"host pi-1: created {staged} (mode 0600): copy it to /etc/wuzi/broker.pass on host "
-        "pi-1, as hosts[0].broker_password_file says"
+        f"host pi-1: created {staged} ({MINE}, mode 0600): copy it to /etc/wuzi/broker.pass "
+        "on host pi-1, as hosts[0].broker_password_file says"
     ) in done.stdout.splitlines()
     entries = parse_passwd((work / "out" / "passwd").read_text())
     assert check_password(staged.read_text().strip(), entries["wuzi.team-final-2025.host.pi-1"])
@@ -90,7 +95,7 @@ def test_the_example_creates_nothing_outside_out_and_secrets(work: Path) -> None
     out_before = {p: (work / "out" / p).read_bytes() for p in ("passwd", "acl", "mosquitto.conf")}
     again = broker_config(work)
     assert again.returncode == 0, again.stderr
-    assert f"host pi-1: kept {staged} (mode 0600)" in again.stdout
+    assert f"host pi-1: kept {staged} ({MINE}, mode 0600)" in again.stdout
     assert {p: (work / "out" / p).read_bytes() for p in out_before} == out_before
 
 

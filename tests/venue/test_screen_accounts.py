@@ -20,8 +20,8 @@ url = "mqtt://127.0.0.1:1"
 id = "pi-1"
   [[hosts.tables]]
   number = 1
-  board_port = "sim"
-  clock_port = "sim"
+  board_port = "sim://board/1"
+  clock_port = "sim://clock/1"
 [screens]
 live = ["hall"]
 public = ["foyer"]

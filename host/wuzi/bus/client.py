@@ -58,6 +58,7 @@ from wuzi.bus.schemas import (
     encode,
     parse_message,
 )
+from wuzi.bus.tls import check_ca_file
 from wuzi.bus.topics import TopicError, parse_topic
 from wuzi.bus.url import BusConfigError, parse_broker_url
 
@@ -148,6 +149,8 @@ class BusClient:
             login_source = "" if user is None else "a login given by the caller"
         self.login_source = login_source
         if self.address.tls:
+            if ca_file is not None:  # a file that cannot serve says so, naming itself
+                check_ca_file(ca_file, time.time())
             self._paho.tls_set(ca_certs=ca_file)
         if will is not None:
             self._paho.will_set(will.topic, encode(will.message), qos=1, retain=True)

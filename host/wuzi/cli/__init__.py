@@ -93,16 +93,28 @@ COMMAND_MODULES = tuple(command.module for command in COMMANDS)
 # a command that needs one fails with the group to install, not a traceback. A table host has
 # only ``wuzi[host]``; every command module imports these inside the functions that use them.
 OPTIONAL_PACKAGES = {
-    "pyglet": "screen",
+    "pyglet": "screens",
     "amqtt": "demo",
     "fpdf": "desk",  # `wuzi tournament export certificates`: the PDFs
     "renju": "dev",  # `wuzi bench`: the rules benchmark compares with the independent judge
 }
 
 
+# Wuzi's own parts that are distributions of their own (display/, sim/): a table host's Pi
+# (``wuzi[host]``) has neither, and their commands say which group brings them.
+OPTIONAL_PARTS = {
+    "wuzi.display": "screens",  # wuzi-screens
+    "wuzi.sim": "demo",  # wuzi-sim
+}
+
+
 def missing_group(exc: ModuleNotFoundError) -> tuple[str, str] | None:
-    """(package, group) when ``exc`` is an optional package that is not installed."""
-    top = (exc.name or "").split(".")[0]
+    """(package, group) when ``exc`` is an optional package or part that is not installed."""
+    name = exc.name or ""
+    for part, needs in OPTIONAL_PARTS.items():
+        if name == part or name.startswith(part + "."):
+            return part, needs
+    top = name.split(".")[0]
     group = OPTIONAL_PACKAGES.get(top)
     return None if group is None else (top, group)
 
@@ -118,6 +130,8 @@ def optional_module(name: str) -> ModuleType | None:
     except ModuleNotFoundError as exc:
         if exc.name is None or not (name == exc.name or name.startswith(exc.name + ".")):
             raise
+        if missing_group(exc) is not None:
+            raise  # a part this install lacks: build_parser names the group that brings it
         return None
 
 
@@ -168,8 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     word = command_word(words)
     parser = build_parser(() if word is None else (word,))
-    args = parser.parse_args(words)
+    # known args first: a command whose part is missing has no options to parse, and its
+    # words must not hide the group to install behind a usage error
+    args, unknown = parser.parse_known_args(words)
     missing = getattr(args, "missing", None)
+    if missing is None and unknown:
+        parser.parse_args(words)  # the usage error, as argparse words it
     if missing is not None:
         print(
             f"wuzi {args.command}: {missing[0]} is not installed: pip install 'wuzi[{missing[1]}]'",

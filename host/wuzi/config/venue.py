@@ -39,7 +39,6 @@ from wuzi.rules.ruleset import RuleSet
 __all__ = [
     "MAX_GPIO_PIN",
     "MAX_TABLE_NUMBER",
-    "SIMULATED",
     "BrokerConfig",
     "ConfigError",
     "GameDefaults",
@@ -55,8 +54,6 @@ __all__ = [
 
 MAX_TABLE_NUMBER = 999
 MAX_GPIO_PIN = 27  # BCM numbering: the Raspberry Pi header has GPIO 0..27
-SIMULATED = "sim"
-"""The port value for a simulated board or clock unit (wuzi.sim)."""
 
 _ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 _SERIAL_URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
@@ -125,10 +122,6 @@ class TableConfig:
     clock_gpio: GpioClockPins | None = None
     board_serial: str | None = None  # the serial the board must report (INFO, USB string)
     clock_serial: str | None = None  # the same for a clock unit on ``clock_port``
-
-    @property
-    def simulated_board(self) -> bool:
-        return self.board_port == SIMULATED
 
 
 @dataclass(frozen=True)
@@ -408,12 +401,12 @@ class _Reader:
 
     def port(self, table: dict[str, Any], path: str, key: str) -> str:
         value = self.required_text(table, path, key).strip()
-        if value == SIMULATED or value.startswith("/") or _SERIAL_URL.fullmatch(value):
+        if value.startswith("/") or _SERIAL_URL.fullmatch(value):
             return value
         raise self.error(
             f"{path}.{key}",
-            f"{_show(value)} is neither a device path (e.g. /dev/wuzi/board-3), a serial URL "
-            f"(e.g. socket://10.0.0.5:7000) nor {SIMULATED!r}",
+            f"{_show(value)} is neither a device path (e.g. /dev/wuzi/board-3) nor a serial "
+            "URL (e.g. socket://10.0.0.5:7000; a simulated device: sim://board/3)",
         )
 
     # --- the sections ---------------------------------------------------------------
@@ -581,8 +574,6 @@ class _Reader:
         )
 
     def claim_port(self, ports: dict[str, str], port: str, where: str) -> None:
-        if port == SIMULATED:
-            return
         if port in ports:
             raise self.error(where, f"{port!r} is already used by {ports[port]}")
         ports[port] = where

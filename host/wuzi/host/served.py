@@ -67,8 +67,8 @@ class ServedTable:
 
     @property
     def needs_board(self) -> bool:
-        """A press is judged against this table's board (it has one, not simulated)."""
-        return bool(self.config.board_port) and not self.config.simulated_board
+        """A press is judged against this table's board (it has one)."""
+        return bool(self.config.board_port)
 
     def serving(self) -> bool:
         """Every device serves and none was at fault: a look has nothing to say (a cheap
@@ -133,9 +133,9 @@ class Devices:
         assert self.loop is not None
         config = table.config
         table.open_errors = {}
-        if config.board_port and not config.simulated_board and table.board is None:
+        if config.board_port and table.board is None:
             self._try(table, f"board {config.board_port}", self._board)
-        if config.clock_port and config.clock_port != "sim":
+        if config.clock_port:
             if table.clock is None:
                 self._try(table, f"clock unit {config.clock_port}", self._clock)
         elif config.clock_gpio is not None and table.gpio is None:

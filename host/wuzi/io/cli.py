@@ -121,6 +121,35 @@ def _list(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _flash(args: argparse.Namespace) -> int:
+    import shlex
+    import subprocess
+
+    from wuzi.io.flash import FlashError, flash_command
+
+    try:
+        command = flash_command(args.port, args.board)
+    except FlashError as exc:
+        print(f"wuzi board flash: {exc}", file=sys.stderr)
+        return 1
+    print(shlex.join(command), flush=True)
+    if args.dry_run:
+        return 0
+    try:
+        done = subprocess.run(command, check=False)
+    except OSError as exc:
+        print(f"wuzi board flash: cannot run mpremote: {exc}", file=sys.stderr)
+        return 1
+    if done.returncode != 0:
+        print(
+            f"wuzi board flash: mpremote failed on {args.port} (exit {done.returncode})",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"wuzi board flash: {args.port} flashed with {args.board}")
+    return 0
+
+
 def _timeout(text: str) -> float:
     try:
         value = float(text)
@@ -178,6 +207,24 @@ def register(subparsers: Any) -> None:
         help="how long to wait for each device's answer (default 0.5)",
     )
     ls.set_defaults(func=_list)
+    fl = sub.add_parser(
+        "flash",
+        help="copy the firmware and a board description to a board (mpremote)",
+        description="Copy the firmware (firmware/, as this install carries it) and the board "
+        "description of --board to the RP2040 on PORT with mpremote, then reset it. Works "
+        "from a checkout and from the unpacked offline bundle alike.",
+    )
+    fl.add_argument("port", metavar="PORT", help="the board's serial device, e.g. /dev/ttyACM0")
+    fl.add_argument(
+        "--board",
+        default="sensor-rev-a",
+        metavar="REV",
+        help="board revision: boards/<REV>/board.json (default sensor-rev-a; clock-rev-a)",
+    )
+    fl.add_argument(
+        "--dry-run", action="store_true", help="print the mpremote command, do not run it"
+    )
+    fl.set_defaults(func=_flash)
 
     def _usage(args: argparse.Namespace) -> int:
         board.print_help()

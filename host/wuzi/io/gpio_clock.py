@@ -12,12 +12,19 @@ retries a clock whose pin was busy must not find its own half-built buttons in t
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from gpiozero import LED, Button, Buzzer, Device  # type: ignore[import-untyped]
+from gpiozero.exc import (  # type: ignore[import-untyped]
+    BadPinFactory,
+    NativePinFactoryFallback,
+    PinFactoryFallback,
+)
 
 from wuzi.io.tm1637 import TM1637
 from wuzi.link.debounce import EdgeDebouncer
@@ -25,8 +32,38 @@ from wuzi.link.debounce import EdgeDebouncer
 LEFT, RIGHT, CLAIM = 0, 1, 2
 
 
+log = logging.getLogger(__name__)
+
+
+class GpioUnavailable(RuntimeError):
+    """No GPIO pin library works on this machine; the message gives each one's reason."""
+
+
 def monotonic_ms() -> int:
     return time.monotonic_ns() // 1_000_000
+
+
+def default_pin_factory() -> Any:
+    """gpiozero's default pin factory (GPIOZERO_PIN_FACTORY, else the first library that
+    loads), chosen without its warnings: gpiozero warns for each library it falls back from
+    and for the native one it lands on, which on a normal start printed to the terminal and
+    the journal every time. Those reasons go to the debug log; if no library loads,
+    `GpioUnavailable` carries them all. Any other warning passes through as it came."""
+    if Device.pin_factory is not None:
+        return Device.pin_factory
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except BadPinFactory as exc:
+            tried = [str(w.message) for w in caught if issubclass(w.category, PinFactoryFallback)]
+            raise GpioUnavailable("; ".join([f"BadPinFactory: {exc}", *tried])) from None
+    for w in caught:
+        if issubclass(w.category, PinFactoryFallback | NativePinFactoryFallback):
+            log.debug("gpiozero: %s", w.message)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return Device.pin_factory
 
 
 class GpioClock:
@@ -45,8 +82,7 @@ class GpioClock:
         if pin_factory is None:
             # gpiozero's default, as its own devices take it (GPIOZERO_PIN_FACTORY, else the
             # Pi's backend); the TM1637 drives raw pins and needs the factory itself.
-            Device.ensure_pin_factory()
-            pin_factory = Device.pin_factory
+            pin_factory = default_pin_factory()
         self.clock = clock
         self.on_press = on_press
         self._lock = threading.Lock()

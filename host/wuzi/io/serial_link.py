@@ -40,6 +40,7 @@ from typing import Generic, Protocol, TypeVar
 
 import serial
 
+from wuzi.io.ports import register_url_handlers
 from wuzi.link.board_link import BoardLink
 from wuzi.link.errors import LinkError
 from wuzi.link.reconciler import Reconciled
@@ -116,6 +117,7 @@ def open_exclusive(url: str, baudrate: int = 115200) -> serial.Serial:
     an error). ``write_timeout=0``: pyserial's write then never waits for the device
     (the drivers write through the file descriptor and keep what it does not take)."""
     if "://" in url:
+        register_url_handlers()  # the schemes of installed plug-ins (wuzi.io.ports)
         return serial.serial_for_url(url, baudrate=baudrate, timeout=0, write_timeout=0)
     return serial.Serial(url, baudrate=baudrate, timeout=0, write_timeout=0, exclusive=True)
 

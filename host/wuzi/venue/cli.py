@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wuzi.venue.owner import DEFAULT_SERVICE_USER
 from wuzi.venue.preflight import add_check
 
 __all__ = ["SUBCOMMANDS", "register"]
@@ -91,6 +92,14 @@ def _add_broker_config(subparsers: Any) -> None:
         metavar="NAME",
         help="the system user Mosquitto runs as; when run as root the password file and the "
         "ACL are given to its group and the data folder to it (default mosquitto)",
+    )
+    parser.add_argument(
+        "--service-user",
+        default=DEFAULT_SERVICE_USER,
+        metavar="NAME",
+        help=f"the system user the Wuzi services run as (default {DEFAULT_SERVICE_USER}, "
+        "deploy/sysusers.d): when run as root the secret files are given to it (mode 0600); "
+        "the report names each file's owner and mode",
     )
     parser.set_defaults(func=_broker_config)
 
@@ -198,14 +207,18 @@ def _place(venue: Any, user: Any, out: Path) -> tuple[str, str | None]:
     return str(out / "secrets" / folder / named.name), user.secret_file
 
 
-def _secrets(venue: Any, out: Path) -> tuple[dict[str, tuple[str, bool]], list[str]]:
+def _secrets(
+    venue: Any, out: Path, owner: Any = None
+) -> tuple[dict[str, tuple[str, bool]], list[str]]:
     """Each account's ``(password, False)`` or ``(hash, True)`` by account name, and the
     report lines. Secrets missing for hosts, the director, the broadcast, the screens and token
-    referees are made here (mode 0600), where `_place` says. Accounts that share a
+    referees are made here (mode 0600), where `_place` says, and given to ``owner`` (the
+    services' user, `wuzi.venue.owner`) when there is one. Accounts that share a
     secret (a host and its check, the director's two, a referee's two) share the file:
     it is made and reported once."""
     from wuzi.bus.auth import AuthError, hash_key, read_token_file
-    from wuzi.config.credentials import broker_users
+    from wuzi.config.credentials import broker_users, secrets_dir
+    from wuzi.venue.owner import describe, hand_over
     from wuzi.venue.passwords import PasswdError, ensure_secret
 
     found: dict[str, tuple[str, bool]] = {}
@@ -235,6 +248,10 @@ def _secrets(venue: Any, out: Path) -> tuple[dict[str, tuple[str, bool]], list[s
         where, target = _place(venue, user, out)
         try:
             secret, created = ensure_secret(where)
+            if owner is not None and (created or target is not None or _in(where, venue)):
+                top = out / "secrets" if target is not None else secrets_dir(venue)
+                hand_over(Path(where), owner, top.resolve())
+            mode = describe(where)
         except (PasswdError, OSError) as exc:
             raise _Fail(f"{venue.source}: {user.key}: {exc}") from None
         if user.role.startswith("referee"):
@@ -246,14 +263,21 @@ def _secrets(venue: Any, out: Path) -> tuple[dict[str, tuple[str, bool]], list[s
         if target is not None:
             done = "created" if created else "kept"
             report.append(
-                f"{what}: {done} {where} (mode 0600): copy it to {target} on {_whose(user)}, "
+                f"{what}: {done} {where} ({mode}): copy it to {target} on {_whose(user)}, "
                 f"as {user.key} says"
             )
         elif created:
-            report.append(f"{what}: created {where} (mode 0600): copy it to {_whom(user)}")
+            report.append(f"{what}: created {where} ({mode}): copy it to {_whom(user)}")
         else:
-            report.append(f"{what}: kept {where}{_exposed(where)}")
+            report.append(f"{what}: kept {where} ({mode}){_exposed(where)}")
     return found, report
+
+
+def _in(where: str, venue: Any) -> bool:
+    """``where`` is in the venue file's secrets/ folder (this command's to hand over)."""
+    from wuzi.config.credentials import secrets_dir
+
+    return Path(where).resolve().is_relative_to(secrets_dir(venue).resolve())
 
 
 _ROLE_NAMES = {
@@ -333,6 +357,7 @@ def _write_broker_config(args: argparse.Namespace) -> int:
     from wuzi.config import ConfigError, load_venue
     from wuzi.venue.bridge import BridgeError, bridge_conf, read_bridge_password
     from wuzi.venue.broker_config import acl_text, mosquitto_conf
+    from wuzi.venue.owner import find_owner
     from wuzi.venue.passwords import format_passwd, hash_for, write_private
 
     try:
@@ -346,7 +371,10 @@ def _write_broker_config(args: argparse.Namespace) -> int:
             bridge = bridge_conf(venue.id, venue.bridge, password)
         bridge_dir = out / "conf.d"
         conf = mosquitto_conf(venue, settings, bridge_dir=str(bridge_dir) if bridge else None)
-        secrets, report = _secrets(venue, out)
+        owner, why = find_owner(args.service_user, os.geteuid())
+        secrets, report = _secrets(venue, out, owner)
+        if why is not None:
+            report.append(why)
     except (ConfigError, BridgeError) as exc:
         raise _Fail(str(exc)) from None
     try:

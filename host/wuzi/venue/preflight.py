@@ -42,7 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from wuzi.config.venue import SIMULATED, TableConfig, VenueConfig
+from wuzi.config.venue import TableConfig, VenueConfig
 
 __all__ = ["PROG", "add_check", "check_broker", "check_table", "run_check"]
 
@@ -65,8 +65,6 @@ def _device(
     from wuzi.io.discovery import PortBusy, ProbeError, probe
 
     role = "board" if want == "board" else "clock"
-    if port == SIMULATED:
-        return f"{role} {port}: a simulated device cannot be checked", "", False
     try:
         info = probe(port, timeout_s)
     except PortBusy as exc:
@@ -213,6 +211,13 @@ def _mqtt_round(
     client.on_disconnect = on_disconnect
     if username is not None:
         client.username_pw_set(username, password)
+    if tls and ca_file is not None:
+        from wuzi.bus.tls import CaFileError, check_ca_file
+
+        try:
+            check_ca_file(ca_file, time.time())
+        except CaFileError as exc:
+            return False, f"FAIL {exc}"
     try:
         if tls:
             client.tls_set(ca_certs=ca_file)
