@@ -44,7 +44,13 @@ from typing import Any
 from wuzi.base.text import escape_controls
 from wuzi.rules.board import Colour
 from wuzi.tournament.entrants import Group, Player, Sex, Team
-from wuzi.tournament.errors import CsvError, SettingsError, StoreError, TournamentError
+from wuzi.tournament.errors import (
+    CsvError,
+    CsvFileError,
+    SettingsError,
+    StoreError,
+    TournamentError,
+)
 from wuzi.tournament.event import Competition, EventSettings, Format
 from wuzi.tournament.names import REASON_MAX, check_name
 from wuzi.tournament.results import GameResult, MatchKind, RoundResult, Scoring
@@ -229,6 +235,8 @@ def _import(args: argparse.Namespace) -> int:
             ),
             _command_text(args),
         )
+    except CsvFileError:
+        raise  # names the file already
     except CsvError as exc:  # name the file: an organiser imports several
         raise CsvError(f"{escape_controls(str(args.file))}: {exc}") from None
     _out(f"imported {len(comp.entrants) - before} entrants from {args.file}")
