@@ -82,7 +82,7 @@ def test_bad_csv_files_are_refused_and_change_nothing(desk: Desk, tmp_path: Path
         path.write_bytes(data)
         err = desk.refused("import", str(path))
         assert message in err, (data, err)
-    assert "Is a directory" in desk.refused("import", str(tmp_path))
+    assert "is a directory, not a regular file" in desk.refused("import", str(tmp_path))
     # --ignore-unknown-columns keeps today's behaviour: the file goes in without the column
     good = tmp_path / "late.csv"
     good.write_bytes(b"\xef\xbb\xbfname,sex,ratng\nAnn,f,1800\n")

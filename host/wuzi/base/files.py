@@ -122,10 +122,6 @@ def _refuse(path: str, what: str, kind: FileKind) -> FileError:
 
 
 def _os_problem(exc: OSError) -> str:
-    if exc.errno == errno.ENOENT:
-        return "cannot read: no such file"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return "cannot read: permission denied"
     return f"cannot read: {exc.strerror or exc}"
 
 

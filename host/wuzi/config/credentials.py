@@ -305,6 +305,9 @@ def read_secret_file(path: str | Path) -> str:
     return text
 
 
+_CANNOT = "cannot read: "
+
+
 def _read(venue: VenueConfig, key: str, path: str, explicit: bool) -> str:
     shown = path if explicit else f"{path} (the default)"
     try:
@@ -312,7 +315,11 @@ def _read(venue: VenueConfig, key: str, path: str, explicit: bool) -> str:
     except OSError as exc:
         problem = f"cannot read the password file {shown}: {exc.strerror or exc}"
     except ValueError as exc:
-        problem = f"the password file {shown}: {exc}"
+        reason = str(exc)
+        if reason.startswith(_CANNOT):
+            problem = f"cannot read the password file {shown}: {reason.removeprefix(_CANNOT)}"
+        else:
+            problem = f"the password file {shown}: {reason}"
     raise CredentialError(venue.source, key, problem) from None
 
 

@@ -21,7 +21,7 @@ import io
 import os
 from collections.abc import Iterable
 
-from wuzi.base.files import ENTRANTS_CSV, FileError, read_bytes
+from wuzi.base.files import ENTRANTS_CSV, FileError, FileKind, read_bytes
 from wuzi.base.text import TextError, check_text
 from wuzi.tournament.errors import CsvError, CsvFileError
 
@@ -37,7 +37,7 @@ def read_csv(path: str | os.PathLike[str], what: str) -> str:
     if it is not a regular file, cannot be read, is too big (`ENTRANTS_CSV`) or is not
     UTF-8 text."""
     try:
-        data = read_bytes(path, ENTRANTS_CSV)
+        data = read_bytes(path, FileKind(ENTRANTS_CSV.name, MAX_CSV_BYTES))
     except FileError as exc:  # ``what`` names the file already, or is followed by it
         shown = f"{what}: {exc.problem}" if os.fspath(path) in what else f"{what} {exc}"
         raise CsvFileError(shown) from None
