@@ -89,6 +89,9 @@ class Reader:
     odd: Callable[[str], str] | None = None
     odd_says: tuple[str, ...] = ()
     setup: Callable[[Path], None] = field(default=lambda tmp: None)
+    in_folder: bool = False
+    """The command takes a folder and reads every ``*.json`` in it: the file is put there
+    as ``records/g.json``, a symbolic link to what is tried."""
 
 
 def _new_event(tmp: Path) -> None:
@@ -175,6 +178,29 @@ READERS = (
         setup=_venue,
     ),
     Reader(
+        "tournament export --records",
+        lambda p, tmp: [
+            *("tournament", "--db", str(tmp / "event.sqlite"), "export", "html"),
+            *("--records", p, "--output", str(tmp / "out.html")),
+        ],
+        files.RECORD_FILE,
+        ".json",
+        setup=_new_event,
+        in_folder=True,
+    ),
+    Reader(
+        "scoreboard --state",
+        lambda p, tmp: ["scoreboard", "--state", p],
+        files.STATE_FILE,
+        ".json",
+    ),
+    Reader(
+        "clock-display --state",
+        lambda p, tmp: ["clock-display", "--state", p],
+        files.STATE_FILE,
+        ".json",
+    ),
+    Reader(
         "sim board --script",
         lambda p, tmp: ["sim", "board", "--script", p, "--linger", "0"],
         files.SCRIPT_FILE,
@@ -237,12 +263,18 @@ def test_a_file_that_is_none_is_refused_in_one_line(
 ) -> None:
     reader.setup(tmp_path)
     path, says = _abuse(case, reader, tmp_path)
+    named = path
+    if reader.in_folder:
+        (tmp_path / "records").mkdir()
+        named = str(tmp_path / "records" / "g.json")
+        os.symlink(path, named)
+        path = str(tmp_path / "records")
     before = _state(tmp_path)
     run = run_forked(reader.argv(path, tmp_path), tmp_path)
-    _check(reader, run, path, says)
+    _check(reader, run, named, says)
     assert _state(tmp_path) == before, f"{reader.name} changed a file after refusing {case}"
-    assert not (tmp_path / "out.json").exists()
-    assert not (tmp_path / "broker").exists()
+    for output in ("out.json", "out.html", "broker"):
+        assert not (tmp_path / output).exists(), output
 
 
 @pytest.mark.parametrize("script", ODD_DIGITS, ids=str)
