@@ -39,6 +39,7 @@ __all__ = [
     "FileKind",
     "read_bytes",
     "read_text",
+    "size_text",
 ]
 
 _KIB = 1024
@@ -168,13 +169,14 @@ def _read_capped(fd: int, shown: str, kind: FileKind) -> bytes:
     if total > kind.max_bytes:
         raise FileError(
             shown,
-            f"larger than {_size(kind.max_bytes)}, the cap for the {kind.name}"
+            f"larger than {size_text(kind.max_bytes)}, the cap for the {kind.name}"
             " (docs/files.md); is it the right file?",
         )
     return b"".join(chunks)
 
 
-def _size(count: int) -> str:
+def size_text(count: int) -> str:
+    """A cap as people read it: ``16 MiB``, ``4 KiB``, ``100 bytes``."""
     if count % _MIB == 0:
         return f"{count // _MIB} MiB"
     if count % _KIB == 0:

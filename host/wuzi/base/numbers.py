@@ -37,7 +37,7 @@ def parse_int(text: str, field: str, low: int, high: int) -> int:
     """``text`` as a whole number from ``low`` to ``high``; `NumberError` naming
     ``field`` for anything else (other digits, signs, spaces, underscores, exponents)."""
     if _DECIMAL.fullmatch(text) is None:
-        if text.strip() and all(c.isdigit() or c == "-" for c in text.strip()):
+        if any(c.isdigit() and not c.isascii() for c in text):
             problem = "is not a whole number in ASCII digits 0-9 (another script's digits)"
         else:
             problem = "is not a whole number in the digits 0-9"

@@ -8,7 +8,8 @@
 
 A file that cannot be read or is malformed prints ``wuzi rules record …: FILE: reason``
 on stderr (the reason names the line, byte or JSON path) and exits 1; nothing is written.
-So does a file of more than 16 MiB (``MAX_RECORD_BYTES``) or a number beyond 10^12.
+So does a file of more than 16 MiB (``MAX_RECORD_BYTES``), a FIFO, a directory or a
+device (wuzi.base.files: refused by name, never read), or a number beyond 10^12.
 What a reader reads past in a file another program wrote (``GM[1]`` on a 15×15 board, an
 unknown ``RU``…) prints ``warning: FILE: reason`` on stderr, and the command goes on.
 """
