@@ -37,6 +37,7 @@ __all__ = [
     "VENUE_FILE",
     "FileError",
     "FileKind",
+    "not_regular",
     "read_bytes",
     "read_text",
     "size_text",
@@ -116,6 +117,17 @@ def _what(mode: int) -> str | None:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "not a regular file"
+
+
+def not_regular(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is when it exists and is no regular file ("a FIFO (named pipe)", "a
+    directory"…), else None: for a file another library opens (SQLite), checked first so
+    that it is never opened blocking on a FIFO."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return _what(mode)
 
 
 def _refuse(path: str, what: str, kind: FileKind) -> FileError:
