@@ -196,7 +196,7 @@ def test_a_password_file_that_is_no_password_names_its_key(tmp_path: Path) -> No
     with pytest.raises(ConfigError, match=r"screens\.live\[0\]: .*\(the default\): empty"):
         broker_login(venue, "screen", "hall")
     secret(tmp_path, "screens/hall.pass", "x" * 5000)
-    with pytest.raises(ConfigError, match="longer than 4096 bytes"):
+    with pytest.raises(ConfigError, match="larger than 4 KiB"):
         broker_login(venue, "screen", "hall")
     (tmp_path / "secrets" / "screens" / "hall.pass").write_bytes(b"\xff\xfe")
     with pytest.raises(ConfigError, match="not UTF-8"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -315,3 +316,14 @@ def test_measure_append_us_reports_a_positive_figure(tmp_path: Path) -> None:
         assert len(list(journal.entries())) == 5
     with pytest.raises(ValueError, match="n must be at least 1"):
         measure_append_us(tmp_path / "bench2.db", 0)
+
+
+def test_a_fifo_or_a_device_as_journal_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "host.db"
+    os.mkfifo(fifo)  # a plain open() of it would wait for a writer for ever
+    with pytest.raises(JournalFileError, match=r"host\.db: is a FIFO \(named pipe\), not a"):
+        Journal.open(fifo, "pi-01")
+    with pytest.raises(JournalFileError, match=r"/dev/zero: is a character device, not a"):
+        Journal.open("/dev/zero", "pi-01")
+    with pytest.raises(JournalFileError, match=r"is a directory, not a journal file"):
+        Journal.open(tmp_path, "pi-01")

@@ -110,6 +110,20 @@ def test_reads_times_as_durations_and_names_after_the_moves() -> None:
             "line 4: 8,8 (h8) is already occupied (line 2)",
         ),
         ("Piskvorky 15x15, 0:0, 0\n8,8,-4\n", "line 2: a move cannot take -4 ms"),
+        (
+            "Piskvorky 15x15, 0:0, 0\n8,8,0\n9,9,604800001\n",
+            "line 3: a move cannot take 604800001 ms (0 to 604800000, 7 days)",
+        ),
+        # A line that starts like a move and is none ends nothing: it is an error (the
+        # rest of the file was taken as the players' names, the moves silently cut).
+        (
+            "Piskvorky 15x15, 0:0, 0\n8,8,0\n1e9,3,1000\n9,9,0\nA\nB\n-1\n",
+            "line 3: '1e9,3,1000' is not a move",
+        ),
+        ("Piskvorky 15x15, 0:0, 0\n8,8,0\n٩,٩,0\n", "line 3: '٩,٩,0' is not a move"),
+        ("Piskvorky 15x15, 0:0, 0\n８,８,0\n", "line 2: '８,８,0' is not a move"),
+        ("Piskvorky 15x15, 0:0, 0\n8,8,1.5\n", "line 2: '8,8,1.5' is not a move"),
+        ("Piskvorky １５x１５, 0:0, 0\n8,8,0\n", "is not a psq header"),
     ],
 )
 def test_errors_name_the_line(text: str, message: str) -> None:

@@ -5,6 +5,7 @@ preliminary drew are recorded with the semifinal (``draw list``)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,19 @@ def test_every_file_is_checked_before_the_database_is_made(
                "--entrants-from-preliminary", str(public), "--entrants-from-preliminary",
                str(pro), code=1)  # fmt: skip
     assert "makes the semifinal: --format team-semifinal, not swiss" in err
+    data = json.loads(public.read_text(encoding="utf-8"))
+    assert data["lots"], "the public group's export draws lots (teams 3 and 4)"
+    data["lots"][0]["place"] = "٣"  # int() would read it as 3
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps(data), encoding="utf-8")
+    err = wuzi(*new, "--entrants-from-preliminary", str(odd), "--entrants-from-preliminary",
+               str(pro), code=1)  # fmt: skip
+    assert "a lot is not a place (a whole number) and a team" in err
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    err = wuzi(*new, "--entrants-from-preliminary", str(fifo), "--entrants-from-preliminary",
+               str(pro), code=1)  # fmt: skip
+    assert f"--entrants-from-preliminary {fifo}: is a FIFO (named pipe), not a regular" in err
     assert not wuzi.db.exists()
 
 

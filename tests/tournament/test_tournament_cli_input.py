@@ -82,7 +82,7 @@ def test_bad_csv_files_are_refused_and_change_nothing(desk: Desk, tmp_path: Path
         path.write_bytes(data)
         err = desk.refused("import", str(path))
         assert message in err, (data, err)
-    assert "Is a directory" in desk.refused("import", str(tmp_path))
+    assert "is a directory, not a regular file" in desk.refused("import", str(tmp_path))
     # --ignore-unknown-columns keeps today's behaviour: the file goes in without the column
     good = tmp_path / "late.csv"
     good.write_bytes(b"\xef\xbb\xbfname,sex,ratng\nAnn,f,1800\n")
@@ -114,6 +114,23 @@ def test_bad_names_in_a_team(desk: Desk) -> None:
         assert f"team 'T': {option[2:]}: " in desk.refused("add-team", "T", *boards, option, "x\ny")
     assert "team name: " in desk.refused("add-team", "T\u2028U", *boards)
     assert "added team T" in desk("add-team", "T", *boards, "--leader", "王老师")
+
+
+def test_a_rating_in_another_scripts_digits_is_refused(desk: Desk, tmp_path: Path) -> None:
+    """int() read ٣٤٥٦ as 3456: the TRF export then carried a rating nobody typed."""
+    desk("new", "--format", "team-knockout-placement")
+    boards = ["--player", "B,m,1700", "--player", "C,f,1600"]
+    err = desk.refused("add-team", "T", "--player", "A,m,٣٤٥٦", *boards)
+    assert "(board 1): rating '٣٤٥٦' is not a whole number in ASCII digits 0-9" in err
+    err = desk.refused("add-team", "T", "--player", "A,m,4001", *boards)
+    assert "rating '4001' is out of range: the rating is from 0 to 4000" in err
+    entrants = tmp_path / "team.csv"
+    entrants.write_text(
+        "team,board,name,sex,rating\nT,1,A,m,1800\nT,2,B,m,１７００\nT,3,C,f,1600\n",
+        encoding="utf-8",
+    )
+    err = desk.refused("import", str(entrants))
+    assert "line 3, column 'rating': '１７００' is not a whole number in ASCII digits" in err
 
 
 def test_the_installed_command_prints_no_traceback(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ it) and the column."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,7 @@ def test_read_csv_refuses_a_file_too_big(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(csvfile, "MAX_CSV_BYTES", 1024)
     big = tmp_path / "big.csv"
     big.write_bytes(b"name,sex\n" + b"Ann,f\n" * 200)
-    with pytest.raises(CsvError, match="more than 0 MiB; is it the right file"):
+    with pytest.raises(CsvError, match="larger than 1 KiB, the cap for the entrants CSV"):
         read_csv(big, "import CSV")
     small = tmp_path / "small.csv"
     small.write_bytes(b"name,sex\nAnn,f\n")
@@ -149,3 +150,46 @@ def test_the_preliminary_csvs_refuse_control_characters_in_the_columns_they_read
         csv_lines('black,white,result,seconds,moves,comment\na,b,black,300,20,"x\ny"\n')
     )
     assert len(games) == 1
+
+
+@pytest.mark.parametrize(
+    ("cells", "column", "problem"),
+    [
+        (
+            "Bo,m,٣٤٥٦,",
+            "rating",
+            "'٣٤٥٦' is not a whole number in ASCII digits 0-9 (another script's digits)",
+        ),
+        (
+            "Bo,m,３４５６,",
+            "rating",
+            "'３４５６' is not a whole number in ASCII digits 0-9 (another script's digits)",
+        ),
+        ("Bo,m,1_900,", "rating", "'1_900' is not a whole number in the digits 0-9"),
+        ("Bo,m,4001,", "rating", "'4001' is out of range: the rating is from 0 to 4000"),
+        (
+            "Bo,m,1900,٢",
+            "seed",
+            "'٢' is not a whole number in ASCII digits 0-9 (another script's digits)",
+        ),
+        ("Bo,m,1900,0", "seed", "'0' is out of range: the seed is from 1 to 99999"),
+    ],
+)
+def test_numbers_are_ascii_decimal_in_range(cells: str, column: str, problem: str) -> None:
+    """int() read ٣٤٥٦ as 3456: a rating typed on another keyboard reached the TRF."""
+    with pytest.raises(CsvError) as info:
+        _import(f"name,sex,rating,seed\nAda,f,1900,\n{cells}\n")
+    assert str(info.value) == f"import CSV line 3, column {column!r}: {problem}"
+
+
+def test_read_csv_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "entrants.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(CsvError) as info:
+        read_csv(fifo, "import CSV")
+    assert str(info.value) == (
+        f"import CSV {fifo}: is a FIFO (named pipe), not a regular file (the entrants CSV must"
+        " be a file)"
+    )
+    with pytest.raises(CsvError, match="--men /dev/zero: is a character device"):
+        read_csv("/dev/zero", "--men /dev/zero")

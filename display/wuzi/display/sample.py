@@ -23,6 +23,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from wuzi.base.files import STATE_FILE, FileError, read_text
 from wuzi.bus import topics
 from wuzi.bus.schemas import (
     BracketMatch,
@@ -359,7 +360,7 @@ def parse_state_json(text: str, source: str = "state file") -> list[tuple[str, M
 def load_state_file(path: str | Path) -> list[tuple[str, Message]]:
     """`parse_state_json` of a file; `StateFileError` if it cannot be read."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StateFileError(f"cannot read state file {path}: {exc}") from None
+        text = read_text(path, STATE_FILE)
+    except FileError as exc:
+        raise StateFileError(f"cannot read state file {exc}") from None
     return parse_state_json(text, source=str(path))

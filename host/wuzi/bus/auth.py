@@ -43,6 +43,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from wuzi.base.files import TOKEN_FILE, FileError, read_bytes
 from wuzi.bus.schemas import ArbiterCommand, encode
 
 __all__ = [
@@ -65,7 +66,7 @@ OLD_SCHEME = "hmac-sha256"
 MAX_FUTURE_MS = 30_000
 """How far in the future a command's ``issued_ms`` may be (clocks out of step)."""
 MIN_KEY_BYTES = 16
-MAX_TOKEN_FILE_BYTES = 4096
+MAX_TOKEN_FILE_BYTES = TOKEN_FILE.max_bytes
 MAX_PBKDF2_ITERATIONS = 10_000_000  # far above mosquitto's 101; bounds the work of one check
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _B64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
@@ -218,15 +219,9 @@ def read_token_file(path: str | Path) -> bytes:
     least `MIN_KEY_BYTES` bytes. Errors name the file, never its contents."""
     where = Path(path)
     try:
-        with where.open("rb") as f:
-            data = f.read(MAX_TOKEN_FILE_BYTES + 1)
-    except OSError as exc:
-        raise AuthError(f"token file {str(where)!r}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > MAX_TOKEN_FILE_BYTES:
-        raise AuthError(
-            f"token file {str(where)!r}: longer than {MAX_TOKEN_FILE_BYTES} bytes;"
-            " is it really a token?"
-        )
+        data = read_bytes(where, TOKEN_FILE)  # a regular file: never a FIFO or a device
+    except FileError as exc:
+        raise AuthError(f"token file {str(where)!r}: {exc.problem}") from None
     try:
         text = data.decode("utf-8").strip()
     except UnicodeDecodeError as exc:

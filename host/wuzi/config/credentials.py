@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
+from wuzi.base.files import SECRET_FILE, FileError, read_bytes
 from wuzi.bus.auth import AuthError, hash_key, read_token_file
 from wuzi.bus.identity import client_id
 from wuzi.config.venue import ConfigError, VenueConfig
@@ -102,7 +103,7 @@ SCREENS_SECRETS_DIR = "screens"
 then clash with a host's or the director's file)."""
 DEFAULT_DIRECTOR_ID = "director"
 """The director's id when the venue file has no ``[director]`` section."""
-MAX_SECRET_BYTES = 4096
+MAX_SECRET_BYTES = SECRET_FILE.max_bytes
 
 
 class CredentialError(ConfigError):
@@ -290,12 +291,11 @@ def broker_user(venue: VenueConfig, role: Role, ident: str | None = None) -> Bro
 
 def read_secret_file(path: str | Path) -> str:
     """A password file's contents without surrounding white space (a trailing newline is
-    usual). Raises OSError if it cannot be read, ValueError if it is not a password."""
-    where = Path(path)
-    with where.open("rb") as f:
-        data = f.read(MAX_SECRET_BYTES + 1)
-    if len(data) > MAX_SECRET_BYTES:
-        raise ValueError(f"longer than {MAX_SECRET_BYTES} bytes; is it really a password?")
+    usual). Raises ValueError saying why it cannot be read or is not a password."""
+    try:
+        data = read_bytes(path, SECRET_FILE)  # a regular file: never a FIFO or a device
+    except FileError as exc:
+        raise ValueError(exc.problem) from None
     try:
         text = data.decode("utf-8").strip()
     except UnicodeDecodeError as exc:
@@ -305,6 +305,9 @@ def read_secret_file(path: str | Path) -> str:
     return text
 
 
+_CANNOT = "cannot read: "
+
+
 def _read(venue: VenueConfig, key: str, path: str, explicit: bool) -> str:
     shown = path if explicit else f"{path} (the default)"
     try:
@@ -312,7 +315,11 @@ def _read(venue: VenueConfig, key: str, path: str, explicit: bool) -> str:
     except OSError as exc:
         problem = f"cannot read the password file {shown}: {exc.strerror or exc}"
     except ValueError as exc:
-        problem = f"the password file {shown}: {exc}"
+        reason = str(exc)
+        if reason.startswith(_CANNOT):
+            problem = f"cannot read the password file {shown}: {reason.removeprefix(_CANNOT)}"
+        else:
+            problem = f"the password file {shown}: {reason}"
     raise CredentialError(venue.source, key, problem) from None
 
 

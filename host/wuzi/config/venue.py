@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wuzi.base.files import VENUE_FILE, FileError, read_bytes
 from wuzi.base.text import TextError, check_text
 from wuzi.bus.url import BusConfigError, parse_broker_url
 from wuzi.clock.control import TimeControl, parse_control
@@ -222,9 +223,9 @@ def load_venue(path: str | Path) -> VenueConfig:
     relative to its directory."""
     where = Path(path)
     try:
-        data = where.read_bytes()
-    except OSError as exc:
-        raise ConfigError(str(where), "", f"cannot read: {exc.strerror or exc}") from None
+        data = read_bytes(where, VENUE_FILE)  # a regular file of at most 1 MiB
+    except FileError as exc:
+        raise ConfigError(str(where), "", exc.problem) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

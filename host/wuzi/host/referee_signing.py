@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
+from wuzi.base.files import SECRET_FILE, FileError, read_bytes
 from wuzi.bus import topics
 from wuzi.bus.auth import AuthError, key_from_password, read_token_file, sign
 from wuzi.bus.schemas import ArbiterCommand, MessageError, encode, parse_message
@@ -70,9 +70,9 @@ def find_referee(venue: VenueConfig, name: str) -> RefereeConfig:
 
 def _read_password(path: str) -> str:
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise SendError(f"password file {path!r}: cannot read: {exc.strerror or exc}") from None
+        data = read_bytes(path, SECRET_FILE)  # a regular file: never a FIFO or a device
+    except FileError as exc:
+        raise SendError(f"password file {path!r}: {exc.problem}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wuzi.base.files import BOARD_SPEC, FileError, read_text
 from wuzi.link.errors import BoardSpecError
 
 KINDS = ("sensor", "clock")
@@ -91,9 +92,11 @@ def load_board_spec(revision: str, root: Path | None = None) -> BoardSpec:
     folder = (root or boards_dir()) / revision
     path = folder / "board.json"
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BoardSpecError(f"no board revision {revision!r}: {path} does not exist") from None
+        text = read_text(path, BOARD_SPEC)
+    except FileError as exc:
+        if exc.missing:
+            raise BoardSpecError(f"no board revision {revision!r}: {path} does not exist") from None
+        raise BoardSpecError(str(exc)) from None
     spec = parse_board_spec(text, str(path))
     if spec.revision != revision:
         raise BoardSpecError(f"{path}: says revision {spec.revision!r}, its folder {revision!r}")

@@ -37,6 +37,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final, TypeVar
 
+from wuzi.base.files import not_regular
 from wuzi.journal.records import (
     JournalClosedError,
     JournalEntry,
@@ -490,8 +491,9 @@ def _entry(row: Any) -> JournalEntry:
 
 def _check_header(file: Path) -> None:
     """Refuse an existing non-empty file that is not a SQLite database, before SQLite runs."""
-    if file.is_dir():
-        raise JournalFileError(f"{file}: is a directory, not a journal file")
+    what = not_regular(file)  # a FIFO would block the open below for ever
+    if what is not None:
+        raise JournalFileError(f"{file}: is {what}, not a journal file")
     try:
         with file.open("rb") as handle:
             header = handle.read(len(SQLITE_HEADER))

@@ -168,7 +168,7 @@ def _n_setting(n: int | tuple[int, int] | list[int] | str) -> tuple[int, int]:
     low: object
     high: object
     if isinstance(n, str):
-        m = re.fullmatch(r"\s*(\d+)\s*(?:(?:-|–|\.\.)\s*(\d+)\s*)?", n)
+        m = re.fullmatch(r"\s*([0-9]+)\s*(?:(?:-|–|\.\.)\s*([0-9]+)\s*)?", n)
         if m is None:
             raise OpeningSettingError(
                 f"N must be a number such as 2 or a range such as 1-5, not {n!r}"

@@ -8,7 +8,8 @@
 
 A file that cannot be read or is malformed prints ``wuzi rules record …: FILE: reason``
 on stderr (the reason names the line, byte or JSON path) and exits 1; nothing is written.
-So does a file of more than 16 MiB (``MAX_RECORD_BYTES``) or a number beyond 10^12.
+So does a file of more than 16 MiB (``MAX_RECORD_BYTES``), a FIFO, a directory or a
+device (wuzi.base.files: refused by name, never read), or a number beyond 10^12.
 What a reader reads past in a file another program wrote (``GM[1]`` on a 15×15 board, an
 unknown ``RU``…) prints ``warning: FILE: reason`` on stderr, and the command goes on.
 """
@@ -19,6 +20,7 @@ import argparse
 import sys
 from typing import Any, BinaryIO
 
+from wuzi.base.files import RECORD_FILE, FileError, read_bytes
 from wuzi.rules.errors import RulesError
 from wuzi.rules.formats import FORMATS, export, format_for_path, get_format, load
 from wuzi.rules.record import GameRecord
@@ -39,7 +41,7 @@ def _format(name: str | None, path: str, option: str) -> str:
         raise _Failure(f"{path}: {exc}") from None
 
 
-MAX_RECORD_BYTES = 16 * 1024 * 1024
+MAX_RECORD_BYTES = RECORD_FILE.max_bytes
 """The largest record file read: a game record is a few kB (a RenLib library a few MB);
 a larger input is refused before it is held in memory."""
 
@@ -67,11 +69,12 @@ def _read_bounded(stream: BinaryIO, path: str) -> bytes:
 
 
 def _read_bytes(path: str) -> bytes:
+    """A regular file of at most `MAX_RECORD_BYTES` (wuzi.base.files: a FIFO, a directory
+    or a device is refused by name, never read)."""
     try:
-        with open(path, "rb") as f:
-            return _read_bounded(f, path)
-    except OSError as exc:
-        raise _Failure(f"cannot read {path}: {exc.strerror or exc}") from None
+        return read_bytes(path, RECORD_FILE)
+    except FileError as exc:
+        raise _Failure(str(exc)) from None
 
 
 def _write(path: str, data: str | bytes) -> None:

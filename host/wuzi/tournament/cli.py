@@ -41,10 +41,17 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from wuzi.base.numbers import NumberError, parse_int
 from wuzi.base.text import escape_controls
 from wuzi.rules.board import Colour
 from wuzi.tournament.entrants import Group, Player, Sex, Team
-from wuzi.tournament.errors import CsvError, SettingsError, StoreError, TournamentError
+from wuzi.tournament.errors import (
+    CsvError,
+    CsvFileError,
+    SettingsError,
+    StoreError,
+    TournamentError,
+)
 from wuzi.tournament.event import Competition, EventSettings, Format
 from wuzi.tournament.names import REASON_MAX, check_name
 from wuzi.tournament.results import GameResult, MatchKind, RoundResult, Scoring
@@ -174,11 +181,9 @@ def _team_player(spec: str, board: int) -> Player:
             f"--player {spec!r} (board {board}): expected NAME,SEX,RATING or NAME,SEX,RATING,ID"
         )
     try:
-        rating = int(parts[2])
-    except ValueError:
-        raise SettingsError(
-            f"--player {spec!r} (board {board}): rating {parts[2]!r} is not a number"
-        ) from None
+        rating = parse_int(parts[2], "rating", 0, 4000)
+    except NumberError as exc:
+        raise SettingsError(f"--player {spec!r} (board {board}): rating {exc}") from None
     try:
         return Player(
             parts[3] if len(parts) == 4 else parts[0], parts[0], Sex.parse(parts[1]), rating
@@ -229,6 +234,8 @@ def _import(args: argparse.Namespace) -> int:
             ),
             _command_text(args),
         )
+    except CsvFileError:
+        raise  # names the file already
     except CsvError as exc:  # name the file: an organiser imports several
         raise CsvError(f"{escape_controls(str(args.file))}: {exc}") from None
     _out(f"imported {len(comp.entrants) - before} entrants from {args.file}")

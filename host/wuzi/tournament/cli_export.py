@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from wuzi.base.files import RECORD_FILE, FileError, read_bytes
 from wuzi.rules.errors import RecordFormatError
 from wuzi.rules.record import GameRecord
 from wuzi.rules.record_json import record_from_json
@@ -42,7 +43,7 @@ from wuzi.tournament.event import Competition
 __all__ = ["KINDS", "export_command", "read_records", "titles_command"]
 
 KINDS = ("trf", "csv", "html", "games", "rating-list", "rating-csv", "certificates")
-MAX_RECORD_BYTES = 16 * 1024 * 1024
+MAX_RECORD_BYTES = RECORD_FILE.max_bytes
 
 
 def _say(text: str) -> None:
@@ -58,10 +59,10 @@ def read_records(folders: list[str]) -> list[tuple[str, GameRecord]]:
         if not path.is_dir():
             raise SettingsError(f"--records {folder}: not a folder")
         for file in sorted(path.glob("*.json")):
-            if file.stat().st_size > MAX_RECORD_BYTES:
-                raise SettingsError(f"{file}: more than 16 MiB; is it a game record?")
             try:
-                found.append((str(file), record_from_json(file.read_bytes())))
+                found.append((str(file), record_from_json(read_bytes(file, RECORD_FILE))))
+            except FileError as exc:
+                raise SettingsError(str(exc)) from None
             except RecordFormatError as exc:
                 raise SettingsError(f"{file}: not a Wuzi game record: {exc}") from None
     return found

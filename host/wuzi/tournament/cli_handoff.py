@@ -13,8 +13,8 @@ import argparse
 import json
 import sqlite3
 import time
-from pathlib import Path
 
+from wuzi.base.files import HANDOFF_FILE, FileError, read_text
 from wuzi.base.text import escape_controls
 from wuzi.tournament.cli_final import DEFAULT_BY, FinalStart
 from wuzi.tournament.csvfile import csv_lines, read_csv
@@ -29,19 +29,17 @@ from wuzi.tournament.semifinal import label
 
 __all__ = ["semifinal_from_preliminary"]
 
-MAX_EXPORT_BYTES = 16 * 1024 * 1024
+MAX_EXPORT_BYTES = HANDOFF_FILE.max_bytes
 
 
 def _export(path: str) -> GroupExport:
     what = f"--entrants-from-preliminary {escape_controls(path)}"
-    file = Path(path)
-    if not file.is_file():
-        raise SettingsError(f"{what}: no such file (the preliminary's --json export)")
-    if file.stat().st_size > MAX_EXPORT_BYTES:
-        raise SettingsError(f"{what}: more than 16 MiB; is it the preliminary's export?")
     try:
-        data = json.loads(file.read_bytes().decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(read_text(path, HANDOFF_FILE))
+    except FileError as exc:
+        hint = " (the preliminary's --json export)" if exc.missing else ""
+        raise SettingsError(f"{what}: {exc.problem}{hint}") from None
+    except json.JSONDecodeError as exc:
         raise SettingsError(f"{what}: not JSON ({exc})") from None
     return parse_export(data, what)
 

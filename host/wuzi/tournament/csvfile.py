@@ -20,27 +20,27 @@ import csv
 import io
 import os
 from collections.abc import Iterable
-from pathlib import Path
 
+from wuzi.base.files import ENTRANTS_CSV, FileError, FileKind, read_bytes
 from wuzi.base.text import TextError, check_text
-from wuzi.tournament.errors import CsvError
+from wuzi.tournament.errors import CsvError, CsvFileError
 
-MAX_CSV_BYTES = 16 * 1024 * 1024
+MAX_CSV_BYTES = ENTRANTS_CSV.max_bytes
 """A CSV of entrants or of a preliminary's games is kilobytes; a file of 16 MiB is a
-mistake (the wrong file), refused before it is read whole."""
+mistake (the wrong file), refused before it is read whole (wuzi.base.files)."""
 
 _SAVE_AS = "save it from the spreadsheet as 'CSV UTF-8'"
 
 
 def read_csv(path: str | os.PathLike[str], what: str) -> str:
-    """The text of the CSV file at ``path`` (``decode_csv``); ``OSError`` if it cannot be
-    read, ``CsvError`` if it is too big or not UTF-8 text."""
-    with Path(path).open("rb") as file:
-        data = file.read(MAX_CSV_BYTES + 1)
-    if len(data) > MAX_CSV_BYTES:
-        raise CsvError(
-            f"{what} {path}: more than {MAX_CSV_BYTES // (1024 * 1024)} MiB; is it the right file?"
-        )
+    """The text of the CSV file at ``path`` (``decode_csv``); ``CsvError`` naming the file
+    if it is not a regular file, cannot be read, is too big (`ENTRANTS_CSV`) or is not
+    UTF-8 text."""
+    try:
+        data = read_bytes(path, FileKind(ENTRANTS_CSV.name, MAX_CSV_BYTES))
+    except FileError as exc:  # ``what`` names the file already, or is followed by it
+        shown = f"{what}: {exc.problem}" if os.fspath(path) in what else f"{what} {exc}"
+        raise CsvFileError(shown) from None
     return decode_csv(data, what)
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from wuzi.base.numbers import NumberError, parse_int
 from wuzi.tournament.csvfile import check_cell, csv_records
 from wuzi.tournament.errors import CsvError, SettingsError
 from wuzi.tournament.names import NAME_MAX
@@ -147,11 +148,9 @@ def parse_placings(lines: Iterable[str], list_name: str, what: str) -> list[Plac
         if not unit:
             raise CsvError(f"{what} line {line}, column 'unit': the unit is empty")
         try:
-            place = int(place_text)
-        except ValueError:
-            raise CsvError(
-                f"{what} line {line}, column 'place': {place_text!r} is not a whole number"
-            ) from None
+            place = parse_int(place_text, "place", 0, 99_999)
+        except NumberError as exc:
+            raise CsvError(f"{what} line {line}, column 'place': {exc}") from None
         if place < 1:
             raise CsvError(f"{what} line {line}, column 'place': places start at 1, not {place}")
         if place in seen:

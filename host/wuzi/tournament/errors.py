@@ -32,5 +32,10 @@ class CsvError(TournamentError):
     """A malformed CSV input; the message names the line and the column."""
 
 
+class CsvFileError(CsvError):
+    """A CSV file that cannot be read at all (not a regular file, too large, unreadable);
+    the message names the file already."""
+
+
 class StoreError(TournamentError):
     """A tournament database that is missing, of another schema version, or inconsistent."""

@@ -82,9 +82,19 @@ def parse_export(data: Any, what: str) -> GroupExport:
     if lots:
         if not isinstance(seed, int):
             raise SettingsError(f"{what}: lots without their seed")
-        drawn = tuple((int(r["place"]), str(r["team"])) for r in lots)
+        drawn = tuple(_lot_row(r, what) for r in lots)
         lot = PreliminaryLot(group, seed, drawn, what)
     return GroupExport(group, tuple(places[p] for p in wanted), lot)
+
+
+def _lot_row(row: object, what: str) -> tuple[int, str]:
+    """A drawn lot as the export holds it: a JSON whole number ``place`` (not the text
+    ``"٣"``, which int() would read as 3) and a ``team`` name."""
+    place = row.get("place") if isinstance(row, dict) else None
+    team = row.get("team") if isinstance(row, dict) else None
+    if type(place) is not int or not isinstance(team, str):
+        raise SettingsError(f"{what}: a lot is not a place (a whole number) and a team: {row}")
+    return place, team
 
 
 def semifinal_start(

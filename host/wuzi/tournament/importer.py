@@ -25,6 +25,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from wuzi.base.numbers import NumberError, parse_int
 from wuzi.tournament import semifinal
 from wuzi.tournament.csvfile import check_cell, csv_records
 from wuzi.tournament.entrants import Player, Sex, Team
@@ -95,18 +96,27 @@ def _rows(
     return header, found
 
 
+_RANGES = {"rating": (0, 4000), "seed": (1, 99_999), "board": (1, 99)}
+"""What each number column may hold: a rating as `Player` allows it, a seed or a board
+number far above any event's (the event's own checks then say what it allows)."""
+
+
 def _int(
     row: dict[str, str], column: str, line: int, default: int | None, what: str = WHAT
 ) -> int | None:
     text = row.get(column, "")
     if not text:
         return default
+    return _number(text, column, line, what)
+
+
+def _number(text: str, column: str, line: int, what: str) -> int:
+    """A cell as an ASCII decimal number in its column's range (``٣٤٥٦`` is no rating)."""
+    low, high = _RANGES[column]
     try:
-        return int(text)
-    except ValueError:
-        raise CsvError(
-            f"{what} line {line}, column {column!r}: {text!r} is not a whole number"
-        ) from None
+        return parse_int(text, column, low, high)
+    except NumberError as exc:
+        raise CsvError(f"{what} line {line}, column {column!r}: {exc}") from None
 
 
 def _player(row: dict[str, str], line: int, what: str) -> Player:
@@ -215,7 +225,14 @@ def import_entrants(
                 cells.get("coach", ""),
                 cells.get("club", ""),
             )
-            seed = seeds[team] if semi else int(cells["seed"]) if "seed" in cells else None
+            seed_text = cells.get("seed", "")
+            seed = (
+                seeds[team]
+                if semi
+                else _number(seed_text, "seed", extra[team]["seed"][0], what)
+                if seed_text
+                else None
+            )
             comp = comp.add_team(entry, seed)
         except EntryError as exc:
             raise CsvError(f"{what} line {line}: {exc}") from None
@@ -246,7 +263,7 @@ def _semifinal_seeds(
         except EntryError as exc:
             raise CsvError(f"{what} line {group_line}, column 'group': {exc}") from None
         try:
-            seed = semifinal.sheet_seed(group, int(seed_text))
+            seed = semifinal.sheet_seed(group, _number(seed_text, "seed", seed_line, what))
         except EntryError as exc:
             raise CsvError(f"{what} line {seed_line}, column 'seed': {exc}") from None
         if seed in taken:

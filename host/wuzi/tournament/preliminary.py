@@ -28,9 +28,11 @@ errors name the line and column.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from wuzi.base.numbers import NumberError, parse_int
 from wuzi.rules.board import Colour
 from wuzi.tournament.csvfile import check_cell, csv_records
 from wuzi.tournament.draw import Lots
@@ -97,16 +99,22 @@ def _reader(
     return header, records
 
 
+_SECONDS = re.compile(r"[0-9]{1,9}(\.[0-9]{0,6})?")
+"""Seconds in ASCII digits, at most 9 (31 years) before the point."""
+
+
 def _duration(text: str, line: int, column: str) -> int:
     try:
         if ":" in text:
-            parts = [int(p) for p in text.split(":")]
-            if len(parts) > 3 or any(p < 0 for p in parts):
+            parts = [parse_int(p, "part", 0, 99_999) for p in text.split(":")]
+            if len(parts) > 3:
                 raise ValueError
             seconds = 0
             for part in parts:
                 seconds = seconds * 60 + part
             return seconds
+        if not _SECONDS.fullmatch(text):  # float() reads ٣٤ and 1e9 and nan
+            raise ValueError
         value = float(text)
     except ValueError:
         raise CsvError(
@@ -141,10 +149,8 @@ def parse_games(lines: Iterable[str]) -> list[OnlineGame]:
         if not result.played:
             raise CsvError(f"games CSV line {line}, column 'result': online games have no forfeits")
         try:
-            moves = int(row["moves"])
-            if moves < 0:
-                raise ValueError
-        except ValueError:
+            moves = parse_int(row["moves"], "moves", 0, 9999)
+        except NumberError:
             raise CsvError(
                 f"games CSV line {line}, column 'moves': {row['moves']!r} is not a move count"
             ) from None

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wuzi.base.numbers import NumberError, parse_int
 from wuzi.tournament.entrants import Group
 from wuzi.tournament.errors import SettingsError
 from wuzi.tournament.event import Competition
@@ -85,8 +86,9 @@ def parse_table(lines: Sequence[tuple[int, dict[str, str]]], source: str) -> tup
     for number, row in lines:
         where = f"{source} line {number}"
         try:
-            first, last = int(row.get("from", "")), int(row.get("to", ""))
-        except ValueError:
+            first = parse_int(row.get("from", ""), "from", -99_999, 99_999)
+            last = parse_int(row.get("to", ""), "to", -99_999, 99_999)
+        except NumberError:
             raise SettingsError(f"{where}: from and to must be places (whole numbers)") from None
         if not 1 <= first <= last <= 9999:
             raise SettingsError(f"{where}: places {first}–{last} are not 1 ≤ from ≤ to")

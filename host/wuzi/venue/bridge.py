@@ -56,7 +56,7 @@ def read_bridge_password(settings: BridgeSettings) -> str | None:
     try:
         return read_secret_file(settings.password_file)
     except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
+        reason = (getattr(exc, "strerror", None) or str(exc)).removeprefix("cannot read: ")
         raise BridgeError(
             f"bridge.password_file: cannot read {settings.password_file}: {reason}"
         ) from None

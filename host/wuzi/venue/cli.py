@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from wuzi.base.files import PASSWD_FILE, FileError, read_text
 from wuzi.venue.owner import DEFAULT_SERVICE_USER
 from wuzi.venue.preflight import add_check
 
@@ -328,10 +329,13 @@ def _old_hashes(path: Path) -> dict[str, str]:
     from wuzi.venue.passwords import PasswdError, parse_passwd
 
     try:
-        return parse_passwd(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+        return parse_passwd(read_text(path, PASSWD_FILE))
+    except FileError as exc:
+        if exc.missing:
+            return {}
+        print(f"{PROG}: note: the old {path} is not used ({exc.problem})", file=sys.stderr)
         return {}
-    except (OSError, UnicodeDecodeError, PasswdError) as exc:
+    except PasswdError as exc:
         print(f"{PROG}: note: the old {path} is not used ({exc})", file=sys.stderr)
         return {}
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, TextIO
 
+from wuzi.base.files import SCRIPT_FILE, FileError, read_text
 from wuzi.link.errors import LinkError, ScriptError
 from wuzi.rules.board import point_name
 from wuzi.sim.devices.clock_script import ClockStep, parse_clock_script
@@ -105,10 +106,9 @@ def _timing(revision: str) -> dict[str, Any]:
 def _read_script(command: str, path: str, parse: Callable[[str], list[Any]]) -> list[Any] | None:
     """The script's steps, or None after saying on stderr what is wrong (naming the line)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return parse(f.read())
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"wuzi sim {command}: cannot read the script: {exc}", file=sys.stderr)
+        return parse(read_text(path, SCRIPT_FILE))
+    except FileError as exc:
+        print(f"wuzi sim {command}: the script {exc}", file=sys.stderr)
     except ScriptError as exc:
         print(f"wuzi sim {command}: {path}: {exc}", file=sys.stderr)
     return None

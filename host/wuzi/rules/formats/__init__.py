@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from wuzi.base.files import RECORD_FILE, FileError, read_bytes
 from wuzi.rules.errors import RecordFormatError
 from wuzi.rules.formats.common import RecordWarning, Warn
 from wuzi.rules.formats.movelist import export_moves, export_numbered, load_moves
@@ -164,8 +165,13 @@ def format_for_path(path: str | os.PathLike[str]) -> str:
 def read_record(
     path: str | os.PathLike[str], fmt: str | None = None, *, warn: Warn | None = None
 ) -> GameRecord:
-    """Read a record file (the format from its name unless given). A thin shell: I/O only."""
-    return load(Path(path).read_bytes(), fmt or format_for_path(path), warn=warn)
+    """Read a record file (the format from its name unless given). A thin shell: I/O only;
+    a file that is not a regular one of at most 16 MiB is a `RecordFormatError` naming it."""
+    try:
+        data = read_bytes(path, RECORD_FILE)
+    except FileError as exc:
+        raise RecordFormatError(str(exc)) from None
+    return load(data, fmt or format_for_path(path), warn=warn)
 
 
 def write_record(record: GameRecord, path: str | os.PathLike[str], fmt: str | None = None) -> None:

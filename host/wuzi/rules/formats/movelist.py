@@ -16,7 +16,7 @@ from wuzi.rules.errors import RecordFormatError, RulesError
 from wuzi.rules.formats.common import decode_text, split_lines
 from wuzi.rules.record import GameRecord, alternating_moves, point_text
 
-_NUMBERED = re.compile(r"(\d{1,12})\.(.*)\Z")  # longer: no move number (nor convertible)
+_NUMBERED = re.compile(r"([0-9]{1,12})\.(.*)\Z")  # longer: no move number (nor convertible)
 
 
 def export_moves(record: GameRecord) -> str:

@@ -51,12 +51,18 @@ from wuzi.rules.record import GameRecord, GameResult, Player, ResultValue, alter
 # Numbers of at most 12 digits: a longer one is no psq number (and Python will not even
 # convert one of more than 4300 digits).
 _HEADER = re.compile(
-    r"Piskvorky\s+(\d{1,12})\s*x\s*(\d{1,12})\s*,\s*(-?\d{1,12})\s*:\s*(-?\d{1,12})\s*,"
-    r"\s*(\d{1,12})\s*\Z"
+    r"Piskvorky\s+([0-9]{1,12})\s*x\s*([0-9]{1,12})\s*,\s*(-?[0-9]{1,12})\s*:\s*(-?[0-9]{1,12})\s*,"
+    r"\s*([0-9]{1,12})\s*\Z"
 )
-_MOVE = re.compile(r"\s*(-?\d{1,12})\s*,\s*(-?\d{1,12})\s*(?:,\s*(-?\d{1,12})\s*)?\Z")
-_LEVELS = re.compile(r"(\d{1,12}):(\d{1,12})\Z")
-_CODE = re.compile(r"-?\d{1,12}\Z")
+_MOVE = re.compile(r"\s*(-?[0-9]{1,12})\s*,\s*(-?[0-9]{1,12})\s*(?:,\s*(-?[0-9]{1,12})\s*)?\Z")
+_LEVELS = re.compile(r"([0-9]{1,12}):([0-9]{1,12})\Z")
+_CODE = re.compile(r"-?[0-9]{1,12}\Z")
+_MOVE_LIKE = re.compile(r"\s*[-+]?[\d.]\S*\s*,")
+"""A line that starts as a move does (a number of any script, then a comma): after the
+moves come names and an end code, which never do; such a line that is no move is an
+error, not the silent end of the moves."""
+MAX_MOVE_MS = 7 * 24 * 3600 * 1000
+"""The longest time a move may take in a psq file (ms): far above any game's."""
 _HUMAN = ("homo-1", "homo-2")  # Piskvork's names for human players 1 and 2
 
 TAG_LEVELS, TAG_FIRST, TAG_END = "psq-levels", "psq-first-player", "psq-end"
@@ -241,6 +247,11 @@ def load_psq(data: str | bytes, *, warn: Warn | None = None) -> GameRecord:
             continue  # Piskvork skips blank lines between moves too
         move = _MOVE.match(raw)
         if not move:
+            if _MOVE_LIKE.match(raw):  # 1e9,3,1000 or ٣,٤: a broken move, not a name
+                raise RecordFormatError(
+                    f"line {number}: {raw.strip()[:40]!r} is not a move 'x,y' or 'x,y,ms' "
+                    "(whole numbers in the digits 0-9)"
+                )
             break
         x, y = int(move.group(1)), int(move.group(2))
         if not (1 <= x <= SIZE and 1 <= y <= SIZE):
@@ -252,8 +263,10 @@ def load_psq(data: str | bytes, *, warn: Warn | None = None) -> GameRecord:
             )
         seen[p] = number
         took = int(move.group(3)) if move.group(3) is not None else 0
-        if took < 0:
-            raise RecordFormatError(f"line {number}: a move cannot take {took} ms")
+        if not 0 <= took <= MAX_MOVE_MS:
+            raise RecordFormatError(
+                f"line {number}: a move cannot take {took} ms (0 to {MAX_MOVE_MS}, 7 days)"
+            )
         clock += took
         points.append(p)
         times.append(clock)

@@ -277,7 +277,7 @@ Fail = Callable[[str], RecordFormatError]
 
 
 def _to_int(text: str, fail: Fail) -> int:
-    if not re.fullmatch(r"-?\d{1,15}", text.strip()):  # longer: garbage, and slow to convert
+    if not re.fullmatch(r"-?[0-9]{1,15}", text.strip()):  # longer: garbage, and slow to convert
         raise fail(f"{text[:30]!r} is not a whole number of at most 15 digits")
     return int(text)
 
@@ -340,7 +340,7 @@ def _sgf_point_of(value: str, fail: Fail) -> Point | None:
 
 
 def _ms_of_seconds(text: str, fail: Fail) -> int:
-    if not re.fullmatch(r"-?\d{1,12}(\.\d*)?", text.strip()):
+    if not re.fullmatch(r"-?[0-9]{1,12}(\.[0-9]*)?", text.strip()):
         raise fail(f"{text[:30]!r} is not a number of seconds (at most 12 digits before '.')")
     sign = -1 if text.strip().startswith("-") else 1
     whole, _, frac = text.strip().lstrip("-").partition(".")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wuzi.base.numbers import NumberError, parse_int
 from wuzi.link.errors import ScriptError
 from wuzi.rules.board import Colour, parse_point
 from wuzi.rules.errors import InvalidPointError
@@ -57,14 +58,20 @@ class Step:
     line: int = 0
 
 
+MAX_SCRIPT_NUMBER = 10**12
+"""The largest time, duration or period in a script (ms): 31 years."""
+
+
 def _int(text: str, what: str, lineno: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ScriptError(f"line {lineno}: {what} must be a whole number, not {text!r}") from None
-    if value < 0:
-        raise ScriptError(f"line {lineno}: {what} must not be negative ({value})")
-    return value
+    if text.startswith("-") and text[1:].isascii() and text[1:].isdigit():
+        raise ScriptError(f"line {lineno}: {what} must not be negative ({text})")
+    try:  # ASCII digits only: int() would take ٣٤ and 1_000
+        return parse_int(text, what, 0, MAX_SCRIPT_NUMBER)
+    except NumberError:
+        raise ScriptError(
+            f"line {lineno}: {what} must be a whole number, not {text[:40]!r}"
+            f" (ASCII digits 0-9, at most {MAX_SCRIPT_NUMBER})"
+        ) from None
 
 
 def _point(text: str, lineno: int) -> int:
