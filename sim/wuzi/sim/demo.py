@@ -55,7 +55,7 @@ def stopped_line(signum: int, stopped: list[str], out: Path) -> str:
     name = signal.Signals(signum).name
     return (
         f"wuzi demo: stopped by {name}: {what}; partial results in {out}/ "
-        f"(records in games/, the database, journals and logs in run/)"
+        "(in run/: the database, each host's game records and journal, every log)"
     )
 
 
