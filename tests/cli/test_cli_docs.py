@@ -139,3 +139,28 @@ def test_the_check_catches_a_missing_option() -> None:
     text = _section_text(("demo",)).replace("--seed", "--sead")
     assert not re.search(r"--seed(?![\w-])", text)
     assert "--seed" in _options(COMMANDS[("demo",)])
+
+
+ROOT = PAGE.parents[1]
+
+
+def test_the_readme_is_a_front_page_whose_links_lead_somewhere() -> None:
+    """Under 150 lines, with its picture (a small PNG) and every relative link resolving —
+    into docs/, where the contracts (cli.md) and the words (glossary.md) now live."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 150
+    links = re.findall(r"\]\(([^)#\s]+)\)", readme)
+    for page in ("docs/cli.md", "docs/glossary.md", "docs/install.md", "docs/scoreboard.png"):
+        assert page in links, page
+    broken = [link for link in links if "://" not in link and not (ROOT / link).exists()]
+    assert not broken, f"README links to nothing: {broken}"
+    picture = (ROOT / "docs" / "scoreboard.png").read_bytes()
+    assert picture.startswith(b"\x89PNG\r\n\x1a\n") and len(picture) < 300_000
+    for name in ("cli.md", "glossary.md", "layout.md", "venue.md"):
+        text = (ROOT / "docs" / name).read_text(encoding="utf-8")
+        dead = [
+            link
+            for link in re.findall(r"\]\(([^)#\s]+)\)", text)
+            if "://" not in link and not (ROOT / "docs" / link).exists()
+        ]
+        assert not dead, f"docs/{name} links to nothing: {dead}"
