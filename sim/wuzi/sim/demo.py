@@ -1,6 +1,6 @@
 """``wuzi demo``: the simulated final of the national team championship, on one machine.
 
-Contract (README "wuzi demo"):
+Contract (docs/cli.md "wuzi demo"):
 
 * ``wuzi demo [--headless] [--speed X] [--seed S] [--faults] [--out DIR] [--broker URL]``
   plays the whole final — 16 teams, 4 rounds of the placement knockout, every match on

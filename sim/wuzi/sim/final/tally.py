@@ -2,7 +2,7 @@
 board games, the full-board draws and the captains' playoffs.
 
 The demo promises agreed draws in about a third of the board games, so that tied matches
-and captains' playoffs happen (README, docs/cli.md "wuzi demo"); ``wuzi demo`` prints
+and captains' playoffs happen (docs/cli.md "wuzi demo"); ``wuzi demo`` prints
 this tally at the end so a run shows whether it kept the promise. Pure over the records'
 JSON (``DIR/games/NAME.json``): a playoff game's name ends in ``-p<n>``.
 """
