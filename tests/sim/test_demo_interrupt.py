@@ -21,7 +21,11 @@ pytestmark = [pytest.mark.broker, pytest.mark.pty]
 STARTED = "4 hosts serving 24 tables"
 
 
-def test_sigint_stops_everything_the_demo_started_and_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("to", ["process", "group"])
+def test_sigint_stops_everything_the_demo_started_and_says_so(tmp_path: Path, to: str) -> None:
+    """``process``: SIGINT to the demo alone; ``group``: to its whole process group, as a
+    Ctrl-C at the terminal sends it — the demo's processes have groups of their own, so
+    the demo stops them in order, and no broker dies first under the others."""
     out = tmp_path / "out"
     args = ["demo", "--headless", "--speed", "100", "--screens-every", "0", "--out", str(out)]
     demo = subprocess.Popen(
@@ -44,7 +48,10 @@ def test_sigint_stops_everything_the_demo_started_and_says_so(tmp_path: Path) ->
         started = descendants(demo.pid)
         assert len(started) >= 7  # the broker, 4 hosts, the director, broadcast, web
         sent = time.monotonic()
-        demo.send_signal(signal.SIGINT)
+        if to == "group":
+            os.killpg(demo.pid, signal.SIGINT)
+        else:
+            demo.send_signal(signal.SIGINT)
         _rest, err = demo.communicate(timeout=30)
         took_s = time.monotonic() - sent
     finally:

@@ -18,9 +18,10 @@ Contract (docs/cli.md "wuzi demo"):
   Exit 0 when the final ended and its checks hold (``wuzi.sim.final.check``), 1 when the
   run or a check failed (the reason on stderr), 2 on a usage error. At the end it prints
   the agreed draws' share of the board games and the captains' playoffs played
-  (``wuzi.sim.final.tally``). SIGINT (Ctrl-C) or SIGTERM stops everything it started and
+  (``wuzi.sim.final.tally``). SIGINT (Ctrl-C), SIGTERM or SIGHUP stops everything it started and
   says so in one line on stderr — what it stopped, where the partial results are — exit
-  130 (SIGINT) or 143 (SIGTERM).
+  128 + the signal's number (130 for SIGINT). Its processes run in process groups of
+  their own, so a Ctrl-C at the terminal reaches the run alone, which stops them in order.
 * ``wuzi demo --showcase [--out DIR]``: the quick one — a scripted game judged by the
   rules engine and the clock core, instant (``wuzi.sim.showcase``).
 
@@ -97,13 +98,15 @@ def _command(args: argparse.Namespace) -> int:
         public_feed=True,
     )
 
+    stops = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
+
     def stop(signum: int, _frame: object) -> None:
-        for each in (signal.SIGINT, signal.SIGTERM):  # a second Ctrl-C cannot cut the cleanup
+        for each in stops:  # a second Ctrl-C cannot cut the cleanup short
             signal.signal(each, signal.SIG_IGN)
         raise _Stopped(signum)  # unwinds the run: its processes are stopped on the way out
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    for each in stops:  # the run's processes have process groups of their own: only the
+        signal.signal(each, stop)  # run hears a terminal's signal, and stops them in order
     run = VenueRun(options)
     try:
         result = run.run()

@@ -423,7 +423,7 @@ class VenueRun:
             args.append("--public")  # the hall's screen reads the broadcast, not live play
         log = (self.work / "logs" / "scoreboard.log").open("ab")
         with log:
-            return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+            return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, process_group=0)
 
     def _snapshot(self, name: str, page: str) -> None:
         self.screen_jobs = [job for job in self.screen_jobs if job.poll() is None]
