@@ -28,6 +28,7 @@ from wuzi.display.scoreboard_model import (
     bracket_columns,
     build_pages,
     format_score,
+    place_blocks,
     standing_rows,
 )
 from wuzi.display.timefmt import NEVER_MS
@@ -356,3 +357,60 @@ def test_shows_tenths_only_for_a_running_clock_under_ten_seconds() -> None:
     assert not model.shows_tenths([1, 2], 0)
     assert model.shows_tenths([1], 500)
     assert not model.shows_tenths([1], 10_500)  # time gone: 0.0 does not tick
+
+
+EIGHT = ("甲", "乙", "丙", "丁", "戊", "己", "庚", "辛")
+
+
+def lines(places: dict[str, tuple[int, int]]) -> tuple[StandingLine, ...]:
+    return tuple(StandingLine(lo, hi, name, 0.0, ()) for name, (lo, hi) in places.items())
+
+
+def test_the_places_fill_round_by_round_in_the_bracket_of_places() -> None:
+    """An 8-team placement knockout: one block of eight while round 1 is played, the
+    pairs that decide it side by side with their scores; two blocks of four after it,
+    the winners (bound for the upper half) first; eight places at the end."""
+    round1 = tuple(
+        BracketMatch(1, "1-8", EIGHT[2 * k], EIGHT[2 * k + 1], 1.0, 0.0, None) for k in range(4)
+    )
+    [block] = place_blocks(lines(dict.fromkeys(EIGHT, (1, 8))), round1)
+    assert (block.low, block.high, block.decided) == (1, 8, False)
+    assert block.label == LABELS["places"].format(p="1-8")
+    assert [(r.place, r.entrant, r.score, r.mark) for r in block.rows[:2]] == [
+        (1, "甲", "1", 0),
+        (2, "乙", "0", 0),
+    ]
+    assert block.entrants == EIGHT
+    decided = tuple(replace(m, winner=m.second, first_score=1.0, second_score=3.0) for m in round1)
+    after = {name: ((5, 8) if k % 2 == 0 else (1, 4)) for k, name in enumerate(EIGHT)}
+    round2 = (BracketMatch(2, "1-4", "乙", "丁", 2.0, 2.0, None),)
+    top, bottom = place_blocks(lines(after), decided + round2)
+    assert (top.low, top.high, top.entrants[:2]) == (1, 4, ("乙", "丁"))
+    assert [r.score for r in top.rows[:2]] == ["2", "2"]  # the match now deciding 1-4
+    assert top.entrants[2:] == ("己", "辛")  # not paired yet: the standings' order
+    assert (bottom.low, bottom.high) == (5, 8)
+    assert all(r.score == "" for r in bottom.rows)  # round 1's match decided other places
+    won = (BracketMatch(2, "5-8", "甲", "丙", 1.0, 5.0, "丙"),)
+    bottom = place_blocks(lines(after), decided + won)[1]
+    assert [(r.place, r.entrant, r.mark) for r in bottom.rows[:2]] == [
+        (5, "丙", 1),
+        (6, "甲", 2),
+    ]  # the winner first
+    final = {name: (k + 1, k + 1) for k, name in enumerate(EIGHT)}
+    blocks = place_blocks(lines(final), decided + round2)
+    assert [b.entrants for b in blocks] == [(n,) for n in EIGHT]
+    assert all(b.decided and b.rows[0].score == "" for b in blocks)
+    assert blocks[2].label == LABELS["one_place"].format(p=3)
+
+
+def test_a_knockout_has_its_places_page_with_a_row_per_place() -> None:
+    model = VenueModel()
+    for topic, message in sample_messages():
+        model.apply(topic, message, 0)
+    competition = model.competition
+    assert competition is not None and competition.bracket
+    pages = build_pages(model, tables_per_page=24, standings_rows=10)
+    spans = [p.rows for p in pages if p.kind == "standings"]
+    assert spans == [(0, 10), (10, 16)]
+    blocks = place_blocks(competition.standings, competition.bracket)
+    assert sum(len(b.rows) for b in blocks) == len(competition.standings) == 16

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from wuzi.bus import topics
-from wuzi.bus.schemas import HostStatus, TableState
+from wuzi.bus.schemas import BracketMatch, HostStatus, StandingLine, TableState
 from wuzi.display import fonts
 from wuzi.display.sample import SAMPLE_VENUE, sample_messages
 from wuzi.display.scoreboard_model import VenueModel, build_pages
@@ -347,6 +347,30 @@ def test_bracket_page(tmp_path: Path) -> None:
 def test_standings_page(tmp_path: Path) -> None:
     shot = shoot(sample_model(), (1920, 1080), tmp_path / "standings.png", kind="standings")
     assert fraction(shot.frame, lambda p: close(p, COLOURS["box"], 4), step=4) > 0.1  # stripes
+
+
+def test_a_knockouts_places_page_shows_the_blocks_as_they_fill(tmp_path: Path) -> None:
+    """Mid-final: four blocks of four places, one match deciding places 1-4 won — the bar
+    of each undecided block and the winner's gold are drawn; at the end, no bar."""
+    model = sample_model()
+    competition = model.competition
+    assert competition is not None
+    teams = [line.entrant for line in competition.standings]
+    lines = tuple(
+        StandingLine(4 * (k // 4) + 1, 4 * (k // 4) + 4, team, 2.0, ())
+        for k, team in enumerate(teams)
+    )
+    won = BracketMatch(3, "1-4", teams[0], teams[1], 1.0, 5.0, teams[1])
+    mid = replace(competition, round=3, standings=lines, bracket=(won,))
+    model.apply(topics.competition_state(model.venue or "hall"), mid, 0)
+    shot = shoot(model, (1920, 1080), tmp_path / "places.png", kind="standings")
+    bar = fraction(shot.frame, lambda p: close(p, COLOURS["accent"], 10), step=2)
+    gold = fraction(shot.frame, lambda p: close(p, COLOURS["winner"], 30), step=2)
+    assert bar > 0.001 and gold > 0.00003
+    done = tuple(StandingLine(k + 1, k + 1, team, 2.0, ()) for k, team in enumerate(teams))
+    model.apply(topics.competition_state(model.venue or "hall"), replace(mid, standings=done), 0)
+    shot = shoot(model, (1920, 1080), tmp_path / "places-final.png", kind="standings")
+    assert fraction(shot.frame, lambda p: close(p, COLOURS["accent"], 10), step=2) < bar / 2
 
 
 def test_focus_page(tmp_path: Path) -> None:

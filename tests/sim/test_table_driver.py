@@ -49,6 +49,20 @@ def test_the_driver_puts_stones_lifts_them_and_holds_buttons() -> None:
     assert len(driver.performed) == 4
 
 
+def test_clearing_waits_for_a_stone_still_on_its_way_down() -> None:
+    """The game ended (a flag) while a stone was in the air: the board is cleared after it
+    lands, not before — lifted first, it would stay for good and no next game would start."""
+    board, clock = VirtualBoard(seed=1), VirtualClock(seed=2)
+    player = TablePlayer(PlayerConfig(), seed=1)
+    driver = TableDriver(player, board, clock)
+    h8 = parse_point("h8")
+    player._wood[h8] = Colour.BLACK  # the hands put it down (as poll does for a Place)
+    driver.perform([Place(500, h8, Colour.BLACK)])
+    driver.clear(100)
+    board.tick(1000)
+    assert all(cell == wire.EMPTY for cell in board.table.cells)
+
+
 def test_the_driver_shows_the_player_the_displays() -> None:
     board, clock = VirtualBoard(seed=1), VirtualClock(seed=2)
     player = TablePlayer(PlayerConfig(), seed=1)

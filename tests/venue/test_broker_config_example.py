@@ -1,4 +1,4 @@
-"""``wuzi venue broker-config`` on the shipped example, as the README's "Setting up a real
+"""``wuzi venue broker-config`` on the shipped example, as docs/venue.md's "Setting up a real
 venue" runs it: it works as written (with the broker's certificate, the example being
 ``mqtts://``) and creates nothing outside ``--out``, the venue file's ``secrets/`` folder
 and the broker's data folder — not the host's ``/etc/wuzi/broker.pass``, which is written
@@ -33,7 +33,7 @@ def files_under(folder: Path) -> set[Path]:
 
 
 def broker_config(work: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    """The README's command, from a working folder and a HOME of its own."""
+    """docs/venue.md's command, from a working folder and a HOME of its own."""
     env = {**os.environ, "HOME": str(work / "home")}
     return subprocess.run(
         [str(WUZI), "venue", "broker-config", "--config", str(work / "etc/venue.toml"),

@@ -3,8 +3,9 @@
 Pure: no pyglet, no I/O, no clock. `VenueModel.apply` folds one bus message (with the
 screen's local monotonic receive time) into the venue; `VenueModel.card` says what one
 table's card shows at ``now_ms``; `build_pages` and `Pager` decide the rotating pages;
-`bracket_columns` and `standing_rows` lay out the competition pages. The renderer only
-draws what these return, so everything a spectator sees is tested here without a window.
+`bracket_columns`, `standing_rows` and `place_blocks` lay out the competition pages. The
+renderer only draws what these return, so everything a spectator sees is tested here
+without a window.
 
 What the hall may see is exactly what is on the wood and the clocks: the model reads
 `TableState` (never the referee topics) and draws no conclusions from the stones — no
@@ -52,12 +53,15 @@ __all__ = [
     "ClockFace",
     "Page",
     "Pager",
+    "PlaceBlock",
+    "PlaceRow",
     "StandingRow",
     "TableCard",
     "VenueModel",
     "bracket_columns",
     "build_pages",
     "format_score",
+    "place_blocks",
     "standing_rows",
 ]
 
@@ -85,6 +89,7 @@ LABELS = {
     "standings_page": "排名 Standings",
     "focus_page": "焦点 Focus",
     "places": "第{p}名 Places {p}",
+    "one_place": "第{p}名 Place {p}",
     "place": "名次 Place",
     "entrant": "选手/队 Entrant",
     "points": "积分 Pts",
@@ -483,7 +488,7 @@ def build_pages(
         pages.append(Page("bracket", 1, 1))
     if competition is not None and competition.standings:
         rows = max(1, standings_rows)
-        count = len(competition.standings)
+        count = len(competition.standings)  # a knockout's places page: a row per place too
         spans = [(i, min(count, i + rows)) for i in range(0, count, rows)]
         pages.extend(Page("standings", i + 1, len(spans), rows=s) for i, s in enumerate(spans))
     return pages
@@ -590,3 +595,77 @@ def standing_rows(lines: Sequence[StandingLine], start: int, end: int) -> list[S
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class PlaceRow:
+    """One place of the places page: the place's number and an entrant still contending
+    for the block it is in (the block's entrants fill its places in the order of the
+    matches deciding them), with that match's score so far."""
+
+    place: int
+    entrant: str
+    score: str  # the entrant's score in the match now deciding the block ("" if none)
+    mark: int  # 0 open, 1 won its match (the upper half), 2 lost it (the lower half)
+
+
+@dataclass(frozen=True)
+class PlaceBlock:
+    """A block of places of a placement knockout as far as it is decided: the entrants
+    who will share places ``low``..``high`` between them (one entrant: the place is
+    theirs). After round 1 of a 16-team final the blocks are 1-8 and 9-16; after the
+    last round, sixteen single places."""
+
+    low: int
+    high: int
+    label: str  # "第5-8名 Places 5-8", "第5名 Place 5"
+    rows: tuple[PlaceRow, ...]
+
+    @property
+    def decided(self) -> bool:
+        return self.low == self.high
+
+    @property
+    def entrants(self) -> tuple[str, ...]:
+        return tuple(row.entrant for row in self.rows)
+
+
+def place_blocks(
+    lines: Sequence[StandingLine], bracket: Sequence[BracketMatch] = ()
+) -> list[PlaceBlock]:
+    """The knockout's standings as blocks of places (the places page: the bracket of
+    places as it fills), best places first. Within a block the entrants stand in the
+    order of the matches now deciding those places (the bracket's latest matches for
+    them), each pair together with its score; the others follow in the standings' order."""
+    groups: dict[tuple[int, int], list[StandingLine]] = {}
+    for line in lines:
+        groups.setdefault((line.place, line.place_to), []).append(line)
+    blocks = []
+    for (low, high), members in sorted(groups.items()):
+        names = [m.entrant for m in members]
+        deciding = [m for m in bracket if m.places == f"{low}-{high}" and m.first in names]
+        if deciding:
+            last = max(m.round for m in deciding)
+            deciding = [m for m in deciding if m.round == last]
+        ordered: list[tuple[str, str, int]] = []
+        for match in deciding:
+            pair = [(match.first, match.first_score), (match.second, match.second_score)]
+            if match.winner is not None and match.winner == match.second:
+                pair.reverse()  # the winner first: bound for the block's upper half
+            for name, score in pair:
+                if name in names and name not in (o[0] for o in ordered):
+                    mark = 0
+                    if match.winner is not None and match.second:
+                        mark = 1 if match.winner == name else 2
+                    ordered.append((name, format_score(score) if match.second else "", mark))
+        ordered += [(n, "", 0) for n in names if n not in (o[0] for o in ordered)]
+        if low == high:
+            label = LABELS["one_place"].format(p=low)
+            ordered = [(name, "", 0) for name, _score, _mark in ordered]
+        else:
+            label = LABELS["places"].format(p=f"{low}-{high}")
+        rows = tuple(
+            PlaceRow(low + k, name, score, mark) for k, (name, score, mark) in enumerate(ordered)
+        )
+        blocks.append(PlaceBlock(low, high, label, rows))
+    return blocks

@@ -48,9 +48,11 @@ from wuzi.display.scoreboard_model import (
     StandingRow,
     VenueModel,
     bracket_columns,
+    place_blocks,
     standing_rows,
     tiebreak_header,
 )
+from wuzi.display.scoreboard_places import build_places
 
 __all__ = ["COLOURS", "Rect", "ScoreboardRenderer", "clock_colours", "fit_text", "grid_shape"]
 
@@ -297,6 +299,20 @@ class ScoreboardRenderer:
                 self._clear_page()
                 self._page_key, self._page_data = ("bracket",), data
                 self._build_bracket(data)
+        elif page.kind == "standings" and competition is not None and competition.bracket:
+            blocks = place_blocks(competition.standings, competition.bracket)
+            if self._page_key != ("places", page.rows) or blocks != self._page_data:
+                self._clear_page()
+                self._page_key, self._page_data = ("places", page.rows), blocks
+                build_places(
+                    blocks,
+                    page.rows,
+                    self.content,
+                    self._standing_row_h(),
+                    batch=self.page_batch,
+                    font=self.fonts[0],
+                    own=self._page_items,
+                )
         elif page.kind == "standings" and competition is not None:
             rows = standing_rows(competition.standings, *page.rows)
             data2 = (rows, competition.tiebreak_names, competition.tiebreak_formulas)

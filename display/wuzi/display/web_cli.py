@@ -1,6 +1,6 @@
 """``wuzi web``: the spectators' page, for the hall's phones and for followers at home.
 
-Contract (README "wuzi web")::
+Contract (docs/cli.md "wuzi web")::
 
     wuzi web --config VENUE.TOML [--port 8080] [--bind ADDRESS] [--broker URL]
              [--log-level LEVEL]

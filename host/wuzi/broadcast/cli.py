@@ -1,6 +1,6 @@
 """``wuzi broadcast``: publish the delayed public feed of a venue.
 
-Contract (README "wuzi broadcast")::
+Contract (docs/cli.md "wuzi broadcast")::
 
     wuzi broadcast --config VENUE.TOML [--delay-minutes N] [--broker URL] [--log-level LEVEL]
 

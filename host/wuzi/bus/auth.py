@@ -1,4 +1,4 @@
-"""Signed arbiter commands: HMAC-SHA256 over the command's canonical bytes.
+"""Signed referee commands (``ArbiterCommand``): HMAC-SHA256 over the canonical bytes.
 
 The broker's ACL decides who may *publish* on ``arbiter/commands``, but a host cannot see
 who published a message, and a broker misconfigured (or a message relayed from the local

@@ -1,4 +1,4 @@
-"""``wuzi host --config venue.toml``: run this Pi's tables (the contract is in the README).
+"""``wuzi host --config venue.toml``: run this Pi's tables (the contract is in docs/cli.md).
 
 The venue file is the same on every host; which tables this process serves follows from
 its host id (``--host``, default the machine's short hostname). State lives in one

@@ -1,7 +1,7 @@
 """Each finished game's record, as the host judged it, written beside the journal.
 
 The journal is the truth of a table; this file is the referee's and the organiser's copy of
-one game in the JSON record format (docs/records.md): the score sheet the chief arbiter
+one game in the JSON record format (docs/records.md): the score sheet the chief referee
 prints, the file the venue demo compares with what its bots played, the game an appeal is
 about. It is derived — rebuilt from the journal after a crash — so writing it is
 idempotent: the same game gives the same file, written to a temporary name, fsync'd and

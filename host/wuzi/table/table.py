@@ -189,7 +189,7 @@ class Table(Generic[A]):
     def offer(self, message: A, setup: TableSetup, header: dict[str, Any]) -> tuple[bool, str]:
         """An assignment arrived, already checked (``setup``: the game it starts, ``header``
         its JSON for the journal). Returns (changed, why): it is held as ``waiting`` until
-        the referee's ``next-game`` begins it (a round starts at the arbiter's signal); a
+        the referee's ``next-game`` begins it (a round starts at the chief referee's signal); a
         repeat of the current or the waiting game changes nothing."""
         known = self.known(message)
         if known is not None:

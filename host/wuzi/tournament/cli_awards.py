@@ -1,6 +1,6 @@
 """``wuzi tournament awards`` and ``export certificates``: the organisers' prize list.
 
-Contracts (README's tournament section and docs/tournament.md):
+Contracts (docs/cli.md's tournament section and docs/tournament.md):
 
 * ``awards [--json] [--table FILE.csv]`` — per prize place the entrant, the medal (gold,
   silver, bronze), the certificate, the prize money with its currency and the title

@@ -1,6 +1,6 @@
 """``wuzi tournament --db FILE export …`` and ``titles``: the files an event leaves.
 
-Contracts (README's tournament section and docs/tournament.md):
+Contracts (docs/cli.md's tournament section and docs/tournament.md):
 
 * ``export trf|csv|html [--output FILE]`` — as before; ``html`` also draws a knockout's
   bracket, and with ``--records DIR`` (repeatable) every game's board, numbered stones.

@@ -1,6 +1,6 @@
 """``wuzi tournament --db FILE draw …``: lots (抽签) drawn before witnesses, recorded.
 
-Contracts (README's tournament section and docs/tournament.md):
+Contracts (docs/cli.md's tournament section and docs/tournament.md):
 
 * ``draw bracket --by NAME [--seed S] [--keep-seeds]`` — the bracket positions (a
   knockout's seeds, a round robin's pairing numbers) by lot, before round 1 is paired.

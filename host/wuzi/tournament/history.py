@@ -37,7 +37,7 @@ class Pairing:
     """One board of a round: ``first`` has Black in game 1; ``second`` is None for a bye.
 
     ``playoff`` holds the games of a knockout tie's playoff; ``places`` the places a
-    placement-knockout match plays for; ``manual_reason`` is set when an arbiter fixed this
+    placement-knockout match plays for; ``manual_reason`` is set when a referee fixed this
     pairing by hand.
     """
 

@@ -320,7 +320,7 @@ def pair_swiss_round(
 ) -> tuple[Pairing, ...]:
     """Pair round ``number`` of the ``entrants`` taking part in it.
 
-    ``histories`` and ``points`` cover the rounds before. ``fixed`` are pairings an arbiter
+    ``histories`` and ``points`` cover the rounds before. ``fixed`` are pairings a referee
     made by hand, ``(black, white)`` or ``(entrant, None)`` for a bye, recorded with
     ``reason`` (required with them); the rest is paired around them. ``numbers`` are the
     pairing numbers (from ``pairing_numbers`` over the whole field, so a late entry does
@@ -450,7 +450,7 @@ def check_swiss_round(
     """Every absolute rule ``pairings`` break, in words (empty when the round is valid).
 
     Pairings fixed by hand (``manual_reason`` set) are reported like any other, so the
-    record shows which rules an arbiter's decision set aside.
+    record shows which rules a referee's decision set aside.
     """
     tpn = dict(numbers) if numbers is not None else pairing_numbers(entrants)
     active = {e.id for e in entrants}

@@ -127,8 +127,11 @@ class Broker:
         """Start it and wait until it listens; ``RuntimeError`` with its log if it cannot."""
         assert self.process is None, "broker already running"
         with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                [self.binary, "-c", str(self.config_path)], stdout=log, stderr=subprocess.STDOUT
+            self.process = subprocess.Popen(  # a Ctrl-C reaches its owner, who stops it last
+                [self.binary, "-c", str(self.config_path)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                process_group=0,
             )
         deadline = time.monotonic() + 10.0
         while True:

@@ -1,6 +1,6 @@
 """``wuzi demo``: the simulated final of the national team championship, on one machine.
 
-Contract (README "wuzi demo"):
+Contract (docs/cli.md "wuzi demo"):
 
 * ``wuzi demo [--headless] [--speed X] [--seed S] [--faults] [--out DIR] [--broker URL]``
   plays the whole final — 16 teams, 4 rounds of the placement knockout, every match on
@@ -16,7 +16,12 @@ Contract (README "wuzi demo"):
   ``--faults`` kills and restarts hosts and the director, restarts
   the broker, cuts a host off the network and disturbs the boards during the run.
   Exit 0 when the final ended and its checks hold (``wuzi.sim.final.check``), 1 when the
-  run or a check failed (the reason on stderr), 2 on a usage error.
+  run or a check failed (the reason on stderr), 2 on a usage error. At the end it prints
+  the agreed draws' share of the board games and the captains' playoffs played
+  (``wuzi.sim.final.tally``). SIGINT (Ctrl-C), SIGTERM or SIGHUP stops everything it started and
+  says so in one line on stderr — what it stopped, where the partial results are — exit
+  128 + the signal's number (130 for SIGINT). Its processes run in process groups of
+  their own, so a Ctrl-C at the terminal reaches the run alone, which stops them in order.
 * ``wuzi demo --showcase [--out DIR]``: the quick one — a scripted game judged by the
   rules engine and the clock core, instant (``wuzi.sim.showcase``).
 
@@ -33,7 +38,26 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["register"]
+__all__ = ["register", "stopped_line"]
+
+
+class _Stopped(BaseException):  # like KeyboardInterrupt: no ``except Exception`` eats it
+    """SIGINT or SIGTERM arrived during the run."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def stopped_line(signum: int, stopped: list[str], out: Path) -> str:
+    """The one line an interrupted demo ends with: what it stopped, where the partial
+    results are."""
+    what = ", ".join(stopped) if stopped else "nothing was running yet"
+    name = signal.Signals(signum).name
+    return (
+        f"wuzi demo: stopped by {name}: {what}; partial results in {out}/ "
+        "(in run/: the database, each host's game records and journal, every log)"
+    )
 
 
 def _speed(text: str) -> float:
@@ -53,6 +77,7 @@ def _command(args: argparse.Namespace) -> int:
         return play(Path(args.out) if args.out else None, sys.stdout)
     from wuzi.sim.final.check import check_notes, check_run
     from wuzi.sim.final.run import RunError, RunOptions, VenueRun
+    from wuzi.sim.final.tally import tally_records
 
     window = not args.headless and bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
@@ -73,12 +98,21 @@ def _command(args: argparse.Namespace) -> int:
         public_feed=True,
     )
 
-    def stop(_signal: int, _frame: object) -> None:
-        raise SystemExit(143)  # unwinds the run: its processes are stopped on the way out
+    stops = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
 
-    signal.signal(signal.SIGTERM, stop)
+    def stop(signum: int, _frame: object) -> None:
+        for each in stops:  # a second Ctrl-C cannot cut the cleanup short
+            signal.signal(each, signal.SIG_IGN)
+        raise _Stopped(signum)  # unwinds the run: its processes are stopped on the way out
+
+    for each in stops:  # the run's processes have process groups of their own: only the
+        signal.signal(each, stop)  # run hears a terminal's signal, and stops them in order
+    run = VenueRun(options)
     try:
-        result = VenueRun(options).run()
+        result = run.run()
+    except _Stopped as stopped:
+        print(stopped_line(stopped.signum, run.stopped, out), file=sys.stderr, flush=True)
+        return 128 + stopped.signum
     except (RunError, OSError, ValueError) as exc:
         print(f"wuzi demo: {exc}", file=sys.stderr)
         return 1
@@ -94,6 +128,7 @@ def _command(args: argparse.Namespace) -> int:
     for note in check_notes(out):
         print(f"note: {note}")
     problems = check_run(out) + result.problems
+    print(tally_records(out / "games").line())
     print(f"\nrecords, results and standings in {out}/ (screens in {out}/screens)")
     if problems:
         for problem in problems:

@@ -96,8 +96,12 @@ class TableDriver:
         return actions
 
     def clear(self, now_ms: int) -> None:
-        """Lift every stone the player put on the board (before the next game)."""
-        self.perform(self.player.clear_actions(now_ms))
+        """Lift every stone the player put on the board (before the next game) — after the
+        last stone still on its way down: a game can end (a flag) while a stone is in the
+        air, and lifted before it landed it would stay on the board for good, and no next
+        game would begin (the referee waits for a bare board)."""
+        landing = [a.at_ms for a in self.performed if isinstance(a, Place)]
+        self.perform(self.player.clear_actions(max([now_ms, *(t + 1 for t in landing)])))
 
     def _at(self, at_ms: int, action: Callable[[], None]) -> None:
         self.board.at(at_ms, action)

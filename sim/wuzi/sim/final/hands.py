@@ -48,12 +48,15 @@ RESUME_AFTER_MS = 1500  # the referee looks at a paused table before resuming it
 @dataclass(frozen=True)
 class HandsConfig:
     """How the run's people behave. ``draw_share``: the part of the non-playoff games
-    the players agree to draw (after ``draw_after_moves`` to ``2 × draw_after_moves``
-    moves); ``think_ms``: the bots' mean pause before a decision."""
+    the players plan to draw (agreed after ``draw_after_moves`` to ``2 × draw_after_moves``
+    moves: about 5 % of the bots' games are won sooner, so 0.37 planned is about a third
+    of the board games drawn — the promise of docs/cli.md "wuzi demo", a quarter to two
+    fifths by seed; the demo prints the share it played); ``think_ms``: the bots' mean
+    pause before a decision."""
 
     seed: int = 1
     think_ms: int = 60
-    draw_share: float = 0.35
+    draw_share: float = 0.37
     draw_after_moves: int = 14
 
 
@@ -250,6 +253,8 @@ class TableHands:
             self.timer.moved(len(state.moves), game.last_press_ms(now_ms), game.turns, state)
         if game is not None:
             game.driver.observe(inbox, now_ms)
+            if _draw_due(game, state):
+                game.frozen = True  # before the hands begin the next move: nothing half-done
             if not game.frozen and not game.player.done and game.cleared_ms is None:
                 game.driver.step(now_ms)
             if game.player.problem is not None and game.player.problem not in self.problems:
@@ -337,15 +342,7 @@ class TableHands:
                 if sent:
                     self.timer.resume_sent = True
                 out += sent
-        if (
-            game is not None
-            and game.draw_at_moves is not None
-            and state.status == "playing"
-            and state.game_id == game.assignment.game_id
-            and len(state.moves) >= game.draw_at_moves
-            and game.player.in_hand is None
-        ):
-            game.frozen = True
+        if game is not None and game.frozen and _draw_due(game, state):
             args = {"winner": None, "reason": DRAW_REASON}
             out += self._once(f"draw/{state.game_id}", "set-result", args, now_ms)
         # an idle table shows the game waiting for the referee's start (or none): the
@@ -379,6 +376,21 @@ class TableHands:
         self._sent[key] = now_ms
         game_id = self.state.game_id if self.state is not None else None
         return [RefereeRequest(action, self.number, args, game_id)]
+
+
+def _draw_due(game: _Game, state: TableState | None) -> bool:
+    """The players agree their planned draw now: the table shows the game playing with
+    at least ``draw_at_moves`` moves. The hands stop the moment the state shows that move
+    (``tick`` freezes them before they begin the next one), so no stone is left half-put
+    (an earlier version waited for empty hands as well, which never came: the next move's
+    stone is in hand the instant the last one is shown, and no draw was ever agreed)."""
+    return (
+        game.draw_at_moves is not None
+        and state is not None
+        and state.status == "playing"
+        and state.game_id == game.assignment.game_id
+        and len(state.moves) >= game.draw_at_moves
+    )
 
 
 def _older(new: TableState, old: TableState) -> bool:

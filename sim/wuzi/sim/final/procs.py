@@ -49,8 +49,10 @@ class Process:
         with self.log_path.open("ab") as log:
             log.write(f"--- start {self.starts + 1}: {' '.join(self.args[3:])}\n".encode())
             log.flush()
+            # its own process group: a Ctrl-C at the terminal reaches the run alone, which
+            # stops its processes in order (the broker last) and says what it stopped
             self.process = subprocess.Popen(
-                self.args, stdout=log, stderr=subprocess.STDOUT, env=env
+                self.args, stdout=log, stderr=subprocess.STDOUT, env=env, process_group=0
             )
         self.starts += 1
 

@@ -139,6 +139,7 @@ class VenueRun:
         self._pending_faults: list[Fault] = []
         self._undo: list[tuple[float, Callable[[], None], str]] = []  # (at_s, action, what)
         self._started = 0.0
+        self.stopped: list[str] = []  # what ``close`` stopped, in order
 
     # --- the run ---------------------------------------------------------------------
 
@@ -422,7 +423,7 @@ class VenueRun:
             args.append("--public")  # the hall's screen reads the broadcast, not live play
         log = (self.work / "logs" / "scoreboard.log").open("ab")
         with log:
-            return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+            return subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, process_group=0)
 
     def _snapshot(self, name: str, page: str) -> None:
         self.screen_jobs = [job for job in self.screen_jobs if job.poll() is None]
@@ -510,25 +511,44 @@ class VenueRun:
         return [{"place": line["place"], "team": line["name"]} for line in lines]
 
     def close(self) -> None:
+        """Stop everything the run started, once; ``stopped`` then names it (what an
+        interrupted demo tells its user)."""
+        stopped = self.stopped
         if self.window is not None:
             self.window.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.window.wait(10)
-        for job in self.screen_jobs:
-            job.kill()
+            if self.window.poll() is None:
+                self.window.kill()
+                self.window.wait(5)
+            self.window = None
+            stopped.append("the scoreboard window")
+        if self.screen_jobs:
+            for job in self.screen_jobs:
+                job.kill()
+                job.wait(5)
+            stopped.append("the scoreboard snapshot")
+            self.screen_jobs = []
         for process in (*self.public, self.director, *self.hosts.values()):
-            if process is not None:
+            if process is not None and process.process is not None:
                 process.stop()
+                stopped.append(process.name)
         if self.probe is not None:
             self.probe.close()
+            self.probe = None
         if self.bus is not None:
             self.bus.close()
+            self.bus = None
         for relay in self.relays.values():
             relay.close()
         if self.sim is not None:
             self.sim.close()
+            self.sim = None
+            stopped.append(f"{TABLES} simulated tables")
         if self.broker is not None:
             self.broker.stop()
+            self.broker = None
+            stopped.append("the broker")
 
 
 def _free_or(port: int) -> int:
