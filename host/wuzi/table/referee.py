@@ -77,9 +77,10 @@ RECOVERY_HOLD = "recovery"
 HOST_RESTARTED_TEXT = "host restarted: clocks paused; check the board and resume"
 
 HOST_REFEREE = "host"
-"""Who pauses a game the host holds for its equipment (a device fault, a press the board
-could not vouch for): a stone of the side to move that reaches it meanwhile waits for its
-press after the resume (``TableSession``), where a referee's pause would refuse it."""
+"""The actor of the host's hold for its equipment (``EquipmentHeld``). Before that input
+existed the host paused the game as referee ``host``: such a journal still replays as it
+was written (a stone of the side to move that reached the paused game waited for its
+press after the resume, ``TableSession``), so the name keeps that meaning too."""
 
 _RESUMED = (REFEREE_HOLD, ADJOURN_HOLD, RECOVERY_HOLD, EQUIPMENT_HOLD)
 """What RefereeResume releases (the equipment hold too: the referee says the table is fit)."""
