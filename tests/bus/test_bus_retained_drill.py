@@ -139,8 +139,9 @@ def _assert_truth_within(url: str, venue: str, truth: dict[str, bytes], since: f
         time.sleep(0.01)
 
 
-def test_a_broker_restored_from_an_old_database_is_corrected_at_once(tmp_path: Path) -> None:
-    venue = f"drill-old-db-{next(_venues)}"
+def _playing(tmp_path: Path, venue: str) -> tuple[MosquittoBroker, Host]:
+    """A persistent broker saving at every change, and a host connected to it whose
+    tables all play (``seq`` 14), every state acknowledged."""
     (tmp_path / "broker").mkdir()
     broker = MosquittoBroker(tmp_path / "broker", persistence=True, autosave_on_changes=True)
     broker.start()
@@ -151,6 +152,17 @@ def test_a_broker_restored_from_an_old_database_is_corrected_at_once(tmp_path: P
         for table in TABLES:
             host.play(table, 14, "playing")
         assert host.bus.wait_drained(10.0)
+    except BaseException:
+        host.bus.close()
+        broker.stop()
+        raise
+    return broker, host
+
+
+def test_a_broker_restored_from_an_old_database_is_corrected_at_once(tmp_path: Path) -> None:
+    venue = f"drill-old-db-{next(_venues)}"
+    broker, host = _playing(tmp_path, venue)
+    try:
         before = dict(host.truth)
         # the save that will survive: a clean stop writes exactly what the broker holds
         broker.stop()
@@ -200,17 +212,8 @@ def test_a_broker_restored_from_an_old_database_is_corrected_at_once(tmp_path: P
 
 def test_an_unacknowledged_state_resent_after_a_crash_does_not_win(tmp_path: Path) -> None:
     venue = f"drill-resend-{next(_venues)}"
-    (tmp_path / "broker").mkdir()
-    broker = MosquittoBroker(tmp_path / "broker", persistence=True, autosave_on_changes=True)
-    broker.start()
-    host = Host(broker.url, venue)
+    broker, host = _playing(tmp_path, venue)
     try:
-        host.bus.connect()
-        assert host.bus.wait_connected(10.0)
-        for table in TABLES:
-            host.play(table, 14, "playing")
-        assert host.bus.wait_drained(10.0)
-
         broker.pause()  # takes the referee's pause of table 1 into its socket, answers nothing
         host.play(1, 15, "paused")
         time.sleep(0.2)
