@@ -6,6 +6,7 @@ file system stand-in below (the open of that one path fails with EACCES)."""
 from __future__ import annotations
 
 import errno
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -18,14 +19,23 @@ from wuzi.bus.tls import CaFileError, check_ca_file
 
 
 def _refuse(monkeypatch: pytest.MonkeyPatch, refused: Path) -> None:
-    real = Path.open
+    """Opening ``refused`` fails as a file without read permission does (as root, which
+    the tests run as, no mode makes a file unreadable): by ``Path.open`` and ``os.open``,
+    the two ways Wuzi opens a file (``wuzi.base.files`` uses the second)."""
+    real_path_open, real_os_open = Path.open, os.open
 
-    def open_(self: Path, *args: Any, **kwargs: Any) -> Any:
+    def path_open(self: Path, *args: Any, **kwargs: Any) -> Any:
         if self == refused:
             raise PermissionError(errno.EACCES, "Permission denied", str(self))
-        return real(self, *args, **kwargs)
+        return real_path_open(self, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "open", open_)
+    def os_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        if Path(path) == refused:
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real_os_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", path_open)
+    monkeypatch.setattr(os, "open", os_open)
 
 
 def test_an_unreadable_token_file_is_named_with_permission_denied(

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from support.broker import MosquittoBroker, free_port
 from support.public_feed import live_publisher, live_state, now_ms, publish_all
@@ -107,9 +107,9 @@ def test_the_page_in_chromium(mosquitto: MosquittoBroker, tmp_path: Path) -> Non
         )
         page = context.new_page()
         page.goto(url)
-        page.wait_for_function(  # the states arrive one by one, in no set order
-            "document.querySelectorAll('#tables article').length === 3", timeout=20_000
-        )
+        # the states arrive one by one, in no set order; a locator's wait, not a string
+        # predicate: the page's CSP (script-src 'self') refuses the eval that needs
+        expect(page.locator("#tables article")).to_have_count(3, timeout=20_000)
         cards = page.locator("#tables article")
         assert cards.count() == 3
         text = page.locator("#tables").inner_text()
