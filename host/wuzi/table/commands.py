@@ -17,6 +17,9 @@ checks two things:
   records newest first until they are older than any command still valid could be.
 
 Time is an argument (the host's wall clock, ms), the journal an iterable of payloads.
+The recall trusts that the host's wall clock did not step back between two acceptances
+(NTP slews it): a clock stepped back by more than ``max_future_ms`` could make ``recall``
+stop before an id still valid, which the age check then still bounds.
 """
 
 from __future__ import annotations
