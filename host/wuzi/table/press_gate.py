@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from wuzi.clock.control import NS_PER_MS
+
 __all__ = [
     "PRESS_SETTLE_MAX_MS",
     "AskBoard",
@@ -44,7 +46,6 @@ __all__ = [
 
 R = TypeVar("R")
 
-NS_PER_MS = 1_000_000
 PRESS_SETTLE_MAX_MS = 3000
 """How long a press may wait for a board whose link is up (a stone settles within its
 debounce, the 150 ms settle and a round trip; a hand hovering over the board delays it):
