@@ -78,6 +78,7 @@ ASSIGNMENT_NAMES = (
     "white_team",
     "black_id",
     "white_id",
+    "event_id",
 )
 """The optional fields of an ``Assignment`` (the game's names for its record): a message
 without them is valid, each taking its default."""
@@ -86,6 +87,8 @@ COMMAND_BINDING_NAMES = ("game_id", "round")
 without them (an older sender's) is valid, to be refused by its signature's scheme."""
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}")
+EVENT_ID = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
+"""An event's id as the venue file allows it (``[[events]] id``): a topic level too."""
 _KEYWORD = re.compile(r"[a-z][a-z0-9_.-]{0,63}")
 
 JsonObject = dict[str, Any]
@@ -126,6 +129,7 @@ class TableState:
     offers: tuple[int, ...] = ()  # offered stones on the board, not decided yet
     board: int | None = None  # board number within a team match
     game_in_match: int | None = None  # 1 or 2 of a match, 3+ for playoff games
+    event_id: str = ""  # the venue file's event (``[[events]] id``) of its game; "" for none
 
 
 @dataclass(frozen=True)
@@ -207,6 +211,7 @@ class Assignment:
     white_team: str = ""
     black_id: str = ""  # the players' ids in the event
     white_id: str = ""
+    event_id: str = ""  # the venue file's event (``[[events]] id``); "" for a one-event venue
 
 
 @dataclass(frozen=True)
@@ -286,6 +291,7 @@ class CompetitionState:
     bracket: tuple[BracketMatch, ...]  # empty unless a knockout
     finished: bool
     at_ms: int
+    event_id: str = ""  # the venue file's event (``[[events]] id``); "" for a one-event venue
 
 
 @dataclass(frozen=True)
@@ -404,6 +410,16 @@ class _Reader:
             return ""
         return self.text(name)
 
+    def event_id(self) -> str:
+        """The optional ``event_id`` (the venue file's ``[[events]] id``): "" when absent
+        (an older sender, a one-event venue), else a topic-safe id."""
+        if not self.has("event_id"):
+            return ""
+        value = self.raw("event_id")
+        if value == "":
+            return ""
+        return self.text("event_id", EVENT_ID)
+
     def has(self, name: str) -> bool:
         """Whether an optional field (one a newer sender adds) is in the message."""
         return name in self.obj
@@ -497,6 +513,7 @@ def _table_state(r: _Reader) -> TableState:
         offers=r.int_list("offers", 0, MAX_POINT, MAX_POINT + 1),
         board=r.opt_integer("board", 1, 9999),
         game_in_match=r.opt_integer("game_in_match", 1, 99),
+        event_id=r.event_id(),
     )
     r.disjoint("offers", state.offers, "moves", state.moves)
     return state
@@ -576,6 +593,7 @@ def _assignment(r: _Reader) -> Assignment:
         white_team=r.name("white_team") if r.has("white_team") else "",
         black_id=r.name("black_id") if r.has("black_id") else "",
         white_id=r.name("white_id") if r.has("white_id") else "",
+        event_id=r.event_id(),
     )
 
 
@@ -665,6 +683,7 @@ def _competition(r: _Reader) -> CompetitionState:
         bracket=tuple(_bracket_match(b) for b in r.objects("bracket", 1000)),
         finished=r.boolean("finished"),
         at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
+        event_id=r.event_id(),
     )
 
 

@@ -21,6 +21,12 @@ The tree (QoS and retain per topic are in `TOPIC_POLICY` and docs/bus.md)::
     wuzi/v1/<venue>/public/table/<n>/state   delayed hall feed: retained state
     wuzi/v1/<venue>/public/table/<n>/events  delayed hall feed: events
     wuzi/v1/<venue>/competition/state        retained competition summary (director -> screens)
+    wuzi/v1/<venue>/competition/<event>/state  the same, of one event of a venue of several
+
+A venue whose file has no ``[[events]]`` runs one event, on ``competition/state``; a venue
+of several (the 2019 open's three groups in one hall) has one director per event, each
+publishing on its event's ``competition/<event>/state``. Tables stay venue-wide: a table
+belongs to one event at a time, and its state carries the event's id.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ MAX_SHOWN = 100  # characters of a foreign topic (or level) quoted in an error
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _TABLE = re.compile(r"[1-9][0-9]{0,3}")
+_EVENT = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")  # the venue file's [[events]] id
 
 
 class TopicError(ValueError):
@@ -90,6 +97,7 @@ class Topic:
     venue: str
     table: int | None = None
     host: str | None = None
+    event: str | None = None  # a competition topic's event (None: the venue's one event)
 
     def __str__(self) -> str:
         return build_topic(self)
@@ -112,6 +120,15 @@ def check_name(what: str, value: str) -> str:
         raise TopicError(
             f"{what} must be 1-64 letters, digits, '_' or '-' (starting with a letter or digit),"
             f" not {_shown(value)}"
+        )
+    return value
+
+
+def check_event(value: str) -> str:
+    """An event id as the venue file allows it: 1-64 of a-z, 0-9 and '-' (not first or last)."""
+    if not isinstance(value, str) or not _EVENT.fullmatch(value):
+        raise TopicError(
+            f"event id must be 1-64 of a-z, 0-9 and '-' (not first or last), not {_shown(value)}"
         )
     return value
 
@@ -162,8 +179,12 @@ def arbiter_state(venue: str, table: int) -> str:
     return f"{_base(venue)}/arbiter/table/{check_table(table)}/state"
 
 
-def competition_state(venue: str) -> str:
-    return f"{_base(venue)}/competition/state"
+def competition_state(venue: str, event: str | None = None) -> str:
+    """The retained competition summary: the venue's one event's (``event`` None), or one
+    event's of a venue of several."""
+    if event is None:
+        return f"{_base(venue)}/competition/state"
+    return f"{_base(venue)}/competition/{check_event(event)}/state"
 
 
 def build_topic(topic: Topic) -> str:
@@ -176,7 +197,7 @@ def build_topic(topic: Topic) -> str:
     if kind is TopicKind.ARBITER_COMMANDS:
         return arbiter_commands(topic.venue)
     if kind is TopicKind.COMPETITION:
-        return competition_state(topic.venue)
+        return competition_state(topic.venue, topic.event)
     if topic.table is None:
         raise TopicError(f"a {kind.value} topic needs a table number")
     builders = {
@@ -220,6 +241,11 @@ def all_arbiter_alerts(venue: str) -> str:
 
 def all_arbiter_states(venue: str) -> str:
     return f"{_base(venue)}/arbiter/table/+/state"
+
+
+def all_competitions(venue: str) -> str:
+    """Every event's competition summary (``competition/state`` and ``competition/+/state``)."""
+    return f"{_base(venue)}/competition/#"
 
 
 def all_arbiter(venue: str) -> str:
@@ -266,6 +292,12 @@ def parse_topic(topic: str) -> Topic:
         return Topic(TopicKind.ASSIGNMENT, venue, table=_parse_table(rest[1], topic))
     if rest == ["competition", "state"]:
         return Topic(TopicKind.COMPETITION, venue)
+    if head == "competition" and len(rest) == 3 and rest[2] == "state":
+        try:
+            event = check_event(rest[1])
+        except TopicError as exc:
+            raise TopicError(f"topic {_shown(topic)}: {exc}") from None
+        return Topic(TopicKind.COMPETITION, venue, event=event)
     if head == "arbiter" and rest == ["arbiter", "commands"]:
         return Topic(TopicKind.ARBITER_COMMANDS, venue)
     if (

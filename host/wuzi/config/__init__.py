@@ -7,6 +7,7 @@
 from wuzi.config.venue import (
     BrokerConfig,
     ConfigError,
+    EventConfig,
     GameDefaults,
     GpioClockPins,
     HostConfig,
@@ -20,6 +21,7 @@ from wuzi.config.venue import (
 __all__ = [
     "BrokerConfig",
     "ConfigError",
+    "EventConfig",
     "GameDefaults",
     "GpioClockPins",
     "HostConfig",

@@ -34,6 +34,7 @@ from wuzi.config.broadcast import (
     parse_bridge,
     parse_broadcast,
 )
+from wuzi.config.events import EventConfig, GameDefaults, parse_tables
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.ruleset import RuleSet
 
@@ -42,6 +43,7 @@ __all__ = [
     "MAX_TABLE_NUMBER",
     "BrokerConfig",
     "ConfigError",
+    "EventConfig",
     "GameDefaults",
     "GpioClockPins",
     "HostConfig",
@@ -69,7 +71,7 @@ string and its INFO say it), or an upper-case name of at most 16 (a simulator's
 _GPIO_KEYS = ("black_button", "white_button", "claim_button", "clk", "dio")
 
 
-SECTIONS = ("venue", "broker", "hosts", "director", "screens", "referees", "defaults")
+SECTIONS = ("venue", "broker", "hosts", "director", "events", "screens", "referees", "defaults")
 """The venue file's own tables; ``[broadcast]`` and ``[bridge]`` are read by
 `wuzi.config.broadcast`."""
 
@@ -146,15 +148,6 @@ class RefereeConfig:
 
 
 @dataclass(frozen=True)
-class GameDefaults:
-    """What a table plays when it is set up from the config rather than by the director."""
-
-    ruleset: RuleSet | None = None
-    opening: str | None = None
-    time_control: TimeControl | None = None
-
-
-@dataclass(frozen=True)
 class ScreensConfig:
     """The screens of the venue, by name: ``live`` for the hall's live scoreboards and the
     table clock displays, ``public`` for public screens that may read only the delayed
@@ -184,7 +177,7 @@ class VenueConfig:
     hosts: tuple[HostConfig, ...]
     director_id: str | None = None
     referees: tuple[RefereeConfig, ...] = ()
-    defaults: GameDefaults = GameDefaults()
+    defaults: GameDefaults = field(default_factory=GameDefaults)
     source: str = "venue.toml"
     director_database: str | None = None
     director_broker_password_file: str | None = None
@@ -192,6 +185,29 @@ class VenueConfig:
     broadcast: BroadcastSettings = field(default_factory=BroadcastSettings)
     bridge: BridgeSettings | None = None
     base_dir: str | None = None
+    events: tuple[EventConfig, ...] = ()  # none: the venue runs one event, with [director]
+
+    def event(self, event_id: str) -> EventConfig:
+        """The event of that id; KeyError naming the venue file and the ids it has."""
+        for event in self.events:
+            if event.id == event_id:
+                return event
+        known = ", ".join(e.id for e in self.events) or "none: the file has no [[events]]"
+        raise KeyError(f"{self.source}: no event {event_id!r} (events: {known})")
+
+    def event_of_table(self, number: int) -> EventConfig | None:
+        """The event that plays on table ``number``; None for a spare table, or a venue
+        of one event (no ``[[events]]``)."""
+        for event in self.events:
+            if event.has_table(number):
+                return event
+        return None
+
+    def defaults_for(self, number: int) -> GameDefaults:
+        """What table ``number`` plays when set up from the venue file: its event's
+        defaults over the venue's."""
+        event = self.event_of_table(number)
+        return self.defaults if event is None else event.defaults.over(self.defaults)
 
     def tables(self) -> Iterator[TableConfig]:
         """Every table of the venue, host by host."""
@@ -426,6 +442,7 @@ class _Reader:
         broker = self.broker(data)
         hosts = self.hosts(data)
         director_id, database, director_password_file = self.director(data, hosts)
+        events = self.events(data, hosts, director_id)
         screens = self.screens(data)
         referees = self.referees(data)
         defaults = self.defaults(data)
@@ -449,6 +466,7 @@ class _Reader:
             broadcast=broadcast,
             bridge=bridge,
             base_dir=None if self.base_dir is None else str(self.base_dir),
+            events=events,
         )
 
     def broker(self, data: dict[str, Any]) -> BrokerConfig:
@@ -608,6 +626,118 @@ class _Reader:
         password_file = self.path_value(table, "director", "broker_password_file")
         return director_id, database, password_file
 
+    def events(
+        self, data: dict[str, Any], hosts: tuple[HostConfig, ...], director_id: str | None
+    ) -> tuple[EventConfig, ...]:
+        """``[[events]]``: several events in one hall, each on tables of its own.
+
+        A table must be one of the hosts' and belongs to at most one event (two claiming
+        one is an error naming both ids and the table); ids and databases are unique, and
+        an event's id is not a host's (it is its director's broker name). With events,
+        ``[director] database`` is refused: each event's director runs its own."""
+        items = self.array(data, "", "events")
+        if not items:
+            return ()
+        if database_given := (data.get("director") or {}).get("database"):
+            raise self.error(
+                "director.database",
+                f"{_show(database_given)}: with [[events]] each event names its own "
+                "database (events[i].database) and has its own director "
+                "(wuzi director --event ID)",
+            )
+        known = {table.number: host.id for host in hosts for table in host.tables}
+        host_ids = {host.id for host in hosts}
+        ids: dict[str, str] = {}
+        databases: dict[str, str] = {}
+        owners: dict[int, tuple[str, str]] = {}  # table -> (event id, its path)
+        events: list[EventConfig] = []
+        for i, item in enumerate(items):
+            path = f"events[{i}]"
+            self.keys(
+                item,
+                path,
+                (
+                    "id",
+                    "name",
+                    "database",
+                    "tables",
+                    "ruleset",
+                    "opening",
+                    "time_control",
+                    "broker_password_file",
+                ),
+            )
+            event_id = self.ident(item, path)
+            if event_id in ids:
+                raise self.error(f"{path}.id", f"{event_id!r} is already used by {ids[event_id]}")
+            if event_id in host_ids:
+                raise self.error(
+                    f"{path}.id",
+                    f"{event_id!r} is also a host's id: an event's id names its director's "
+                    "broker account, so it must differ from every host's",
+                )
+            if director_id is not None and event_id == director_id:
+                raise self.error(f"{path}.id", f"{event_id!r} is also [director] id")
+            ids[event_id] = path
+            name = self.required_text(item, path, "name")
+            try:
+                check_text(f"{path}.name", name, max_length=100)
+            except TextError as exc:
+                raise self.error(f"{path}.name", exc.problem) from None
+            database = self.path_value(item, path, "database")
+            if database is None:
+                raise self.error(
+                    f"{path}.database",
+                    "missing: each event has its own competition database "
+                    "(wuzi tournament --db FILE new … creates it)",
+                )
+            if database in databases:
+                raise self.error(
+                    f"{path}.database", f"{database!r} is already used by {databases[database]}"
+                )
+            databases[database] = path
+            tables = self.event_tables(item, path, known)
+            for number in tables:
+                if number in owners:
+                    other, other_path = owners[number]
+                    raise self.error(
+                        "events",
+                        f"table {number} is claimed by two events, {other!r} ({other_path}) "
+                        f"and {event_id!r} ({path}): a table belongs to one event at a time",
+                    )
+                owners[number] = (event_id, path)
+            defaults = self.game_defaults(item, path)
+            password_file = self.path_value(item, path, "broker_password_file")
+            events.append(
+                EventConfig(event_id, name, tables, database, defaults, password_file, path)
+            )
+        return tuple(events)
+
+    def event_tables(
+        self, item: dict[str, Any], path: str, known: dict[int, str]
+    ) -> tuple[int, ...]:
+        """An event's ``tables``: ``"1-12, 20"``, or an array of numbers; each a host's."""
+        where = f"{path}.tables"
+        if "tables" not in item:
+            raise self.error(where, 'missing: the tables the event plays on, such as "1-12, 20"')
+        value = item["tables"]
+        if isinstance(value, list):
+            if not all(type(n) is int for n in value):
+                raise self.error(where, 'expected table numbers, such as [1, 2, 3] or "1-3"')
+            value = ", ".join(str(n) for n in value)
+        if not isinstance(value, str):
+            raise self.error(where, f'expected ranges such as "1-12, 20", found {_found(value)}')
+        try:
+            tables = parse_tables(value, high=MAX_TABLE_NUMBER)
+        except ValueError as exc:
+            raise self.error(where, str(exc)) from None
+        for number in tables:
+            if number not in known:
+                raise self.error(
+                    where, f"table {number} is not served by any host (no [[hosts.tables]])"
+                )
+        return tables
+
     def screens(self, data: dict[str, Any]) -> ScreensConfig:
         """``[screens] live`` / ``public``: lists of screen names, unique across both.
 
@@ -690,9 +820,14 @@ class _Reader:
         if table is None:
             return GameDefaults()
         self.keys(table, "defaults", ("ruleset", "opening", "time_control"))
-        ruleset_text = self.text(table, "defaults", "ruleset", required=False)
-        opening = self.text(table, "defaults", "opening", required=False)
-        control_text = self.text(table, "defaults", "time_control", required=False)
+        return self.game_defaults(table, "defaults")
+
+    def game_defaults(self, table: dict[str, Any], path: str) -> GameDefaults:
+        """``ruleset``, ``opening`` and ``time_control`` of ``[defaults]`` or an event,
+        each checked with the rules' and the clock's own parsers."""
+        ruleset_text = self.text(table, path, "ruleset", required=False)
+        opening = self.text(table, path, "opening", required=False)
+        control_text = self.text(table, path, "time_control", required=False)
         ruleset: RuleSet | None = None
         time_control: TimeControl | None = None
         # The rules and clock errors are ValueErrors that say what is wrong.
@@ -700,16 +835,16 @@ class _Reader:
             try:
                 ruleset = RuleSet.parse(ruleset_text)
             except ValueError as exc:
-                raise self.error("defaults.ruleset", str(exc)) from None
+                raise self.error(f"{path}.ruleset", str(exc)) from None
         if opening is not None:
             try:
                 make_procedure(opening)
             except ValueError as exc:
-                raise self.error("defaults.opening", str(exc)) from None
+                raise self.error(f"{path}.opening", str(exc)) from None
             opening = opening.strip()
         if control_text is not None:
             try:
                 time_control = parse_control(control_text)
             except ValueError as exc:
-                raise self.error("defaults.time_control", str(exc)) from None
+                raise self.error(f"{path}.time_control", str(exc)) from None
         return GameDefaults(ruleset, opening, time_control)
