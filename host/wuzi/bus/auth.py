@@ -45,6 +45,7 @@ from pathlib import Path
 
 from wuzi.base.files import TOKEN_FILE, FileError, read_bytes
 from wuzi.bus.schemas import ArbiterCommand, encode
+from wuzi.table.commands import MAX_FUTURE_MS
 
 __all__ = [
     "MIN_KEY_BYTES",
@@ -63,8 +64,6 @@ SCHEME = "hmac-sha256+game"
 table, ``game_id`` and ``round`` (so it binds the game)."""
 OLD_SCHEME = "hmac-sha256"
 """The scheme before the game was signed: refused, with that reason."""
-MAX_FUTURE_MS = 30_000
-"""How far in the future a command's ``issued_ms`` may be (clocks out of step)."""
 MIN_KEY_BYTES = 16
 MAX_TOKEN_FILE_BYTES = TOKEN_FILE.max_bytes
 MAX_PBKDF2_ITERATIONS = 10_000_000  # far above mosquitto's 101; bounds the work of one check

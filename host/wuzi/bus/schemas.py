@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 
 from wuzi.base.json_values import describe
 from wuzi.bus.topics import Topic, TopicError, TopicKind, parse_topic
-from wuzi.table.alerts import AlertReason
+from wuzi.table.alerts import ALERT_KIND, AlertReason
 
 SCHEMA_VERSION = 1
 MAX_PAYLOAD_BYTES = 256 * 1024
@@ -46,7 +46,6 @@ TABLE_STATUSES = ("idle", "playing", "paused", "adjourned", "finished")
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 COLOURS = ("black", "white")
 SEATS = ("first", "second")
-ALERT_KIND = "alert"  # the TableEvent kind of a referee alert: arbiter topics only
 ALERT_REASONS = tuple(reason.value for reason in AlertReason)  # the table's one vocabulary
 ARBITER_ACTIONS = (
     "pause",

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 
 from wuzi.bus import topics
 from wuzi.bus.schemas import (
-    ALERT_KIND,
     MAX_ALERT_TEXT,
     MAX_OPEN_ALERTS,
     MAX_TIME_MS,
@@ -41,6 +40,7 @@ from wuzi.clock.control import NS_PER_MS
 from wuzi.rules.board import Colour, Point
 from wuzi.rules.game import Status
 from wuzi.rules.procedure import Seat
+from wuzi.table.alerts import ALERT_KIND
 from wuzi.table.outputs import RefereeAlert
 from wuzi.table.session import TableSession
 

@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wuzi.bus import topics
-from wuzi.bus.auth import MAX_FUTURE_MS
 from wuzi.bus.client import BusClient, RetainedMessage
 from wuzi.bus.schemas import (
     DIRECTOR_ACTIONS,
@@ -68,7 +67,7 @@ from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert, StoneEvent
 from wuzi.link.session import LinkDown, LinkUp, Press, PressesLost
 from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError
-from wuzi.table.commands import CommandMemory
+from wuzi.table.commands import MAX_FUTURE_MS, CommandMemory
 from wuzi.table.inputs import TableSetup
 from wuzi.table.table import Outcome
 

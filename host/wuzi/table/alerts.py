@@ -18,7 +18,11 @@ import enum
 
 from wuzi.table.checks import TableError
 
-__all__ = ["BOARD_REASONS", "BOARD_TROUBLES", "AlertReason", "board_alert_reason"]
+__all__ = ["ALERT_KIND", "BOARD_REASONS", "BOARD_TROUBLES", "AlertReason", "board_alert_reason"]
+
+ALERT_KIND = "alert"
+"""The kind of a referee alert among a table's outputs, journal entries and game events:
+the one kind for referees only (the bus keeps it off every public topic)."""
 
 
 class AlertReason(enum.Enum):

@@ -33,7 +33,7 @@ from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
 from wuzi.table import inputs as i
 from wuzi.table import outputs as o
-from wuzi.table.alerts import AlertReason
+from wuzi.table.alerts import ALERT_KIND, AlertReason
 from wuzi.table.checks import TableError
 
 __all__ = [
@@ -85,7 +85,7 @@ OUTPUT_KINDS: Mapping[str, type[o.TableOutput]] = {
     "result": o.GameOver,
     "next-game": o.NextGameStarted,
     "adjourned": o.Adjourned,
-    "alert": o.RefereeAlert,
+    ALERT_KIND: o.RefereeAlert,
 }
 """The event kind of every output class (``alert``: referee-only)."""
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from wuzi.rules.board import Colour
-from wuzi.table.alerts import AlertReason
+from wuzi.table.alerts import ALERT_KIND, AlertReason
 from wuzi.table.buttons import CLAIM_BUTTON, REFEREE_CALLED, ButtonMapper
 from wuzi.table.checks import TableError
 from wuzi.table.codec import decode_input, decode_output, encode_input, encode_output
@@ -72,7 +72,6 @@ GAME_START_KIND = "host.game"
 the wall clock it began at (``wall_ms``), so recovery finds where the current game starts
 with one indexed query."""
 COMMAND_KIND = "host.command"
-ALERT_KIND = "alert"  # the one output kind for referees only (the rest are public)
 STANDALONE_GAME = "standalone"
 MAX_OPEN_ALERTS = 50
 
