@@ -6,15 +6,16 @@ Each table is a virtual board and a virtual clock unit on ptys, served from one 
 ``ClockDriver`` in a ``LinkLoop`` as a host reads them. Both links come up on a clean
 line; the noise starts once they are up (the instant stated: ``noise_at``), and then a
 player places a stone every ``MOVE_MS`` and presses the clock ``PRESS_AFTER_MS`` later.
-Each press is judged as the host judges it: held until the board vouches for its instant
+Each press is judged as the host judges it, by the host's own ``PressGate``
+(``wuzi.table.press_gate``): held until the board vouches for its instant
 (``settled_through``, asked with ``vouch_now`` and again with ``ask_now``), for at most
-``PRESS_SETTLE_MAX_MS`` (the host's rule, ``wuzi.table.press_gate``).
+``PRESS_SETTLE_MAX_MS`` while the board's link is up, and kept through a link down.
 
 * ``link.noise_1e-3_false_link_downs_per_h``: link_down events of either device after
   both were up, per hour of a table's line (target 0: nothing is broken).
 * ``link.noise_1e-3_stones_recorded_pct``: stones whose press was vouched for in time with
-  the stone already reported at its point, in its colour, while neither link was down —
-  a move the host records — over the stones placed (target 100).
+  the stone already reported at its point, in its colour — a move the host records — over
+  the stones placed (target 100).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from wuzi.clock.control import NS_PER_MS
 from wuzi.io.serial_link import BoardDriver, ClockDriver, Driver, LinkLoop
 from wuzi.link import wire
 from wuzi.link.board_link import BoardLink
@@ -34,7 +36,8 @@ from wuzi.link.session import ClockSession, LinkDown, Press
 from wuzi.sim.devices.runner import monotonic_ms, run_devices
 from wuzi.sim.devices.virtual_board import Faults, VirtualBoard
 from wuzi.sim.devices.virtual_clock import VirtualClock
-from wuzi.table.press_gate import PRESS_SETTLE_MAX_MS
+from wuzi.table.buttons import CLAIM_BUTTON
+from wuzi.table.press_gate import PRESS_SETTLE_MAX_MS, Decision, Feed, Judge, NotJudged, PressGate
 
 Emit = Callable[[str, float, str], None]
 
@@ -47,58 +50,45 @@ UP_TIMEOUT_S = 10.0
 
 
 @dataclass
-class _Press:
-    at_ms: int  # the press's own time (the unit's stamp, in host ms)
-    arrived_ms: int
-    ticket: int
-
-
-@dataclass
 class _Table:
     board: VirtualBoard
     clock: VirtualClock
     board_driver: BoardDriver
     clock_driver: ClockDriver
     placed: list[tuple[int, int]] = field(default_factory=list)  # (point, code), in order
-    reported: dict[int, int] = field(default_factory=dict)  # point -> code, stone events
-    presses: list[_Press] = field(default_factory=list)
+    reported: dict[int, int] = field(default_factory=dict)  # point -> code, stones fed
+    gate: PressGate[StoneEvent] = field(default_factory=lambda: PressGate(CLAIM_BUTTON))
     judged: int = 0  # presses judged so far (the n-th press judges the n-th stone)
     recorded: int = 0
     downs: int = 0
-    down_since_ms: int | None = None  # a link down now: presses meanwhile are not judged
 
     def on_event(self, drv: Driver, ev: object, now_ms: int) -> None:
+        now_ns = now_ms * NS_PER_MS
         if isinstance(ev, StoneEvent):
-            self.reported[ev.point] = int(ev.colour)
+            self._carry_out(self.gate.report(ev, ev.at_ms * NS_PER_MS, now_ns, self.board_driver))
         elif isinstance(ev, Press):
             ticket = self.board_driver.vouch_now(now_ms)
-            self.presses.append(_Press(ev.at_ms, now_ms, ticket))
+            self.gate.press(ev.button, ev.at_ms * NS_PER_MS, now_ns, ticket)
         elif (isinstance(ev, Alert) and ev.kind == LINK_DOWN) or isinstance(ev, LinkDown):
             self.downs += 1
 
     def judge(self, now_ms: int) -> None:
-        """Judge the presses the board now vouches for, in order, as the host does."""
-        board = self.board_driver
-        while self.presses:
-            first = self.presses[0]
-            if board.link_down or self.clock_driver.link_down:
-                self._judged(recorded=False)
-                continue
-            if board.settled_through(first.at_ms, first.ticket):
-                stone = self.placed[self.judged] if self.judged < len(self.placed) else None
-                ok = stone is not None and self.reported.get(stone[0]) == stone[1]
-                self._judged(recorded=ok)
-                continue
-            if now_ms - first.arrived_ms >= PRESS_SETTLE_MAX_MS:
-                self._judged(recorded=False)
-                continue
-            board.ask_now(now_ms, first.at_ms)
-            return
+        """Judge the presses the board now vouches for, in order: the host's own gate."""
+        self._carry_out(self.gate.release(now_ms * NS_PER_MS, self.board_driver))
 
-    def _judged(self, *, recorded: bool) -> None:
-        self.presses.pop(0)
-        self.judged += 1
-        self.recorded += recorded
+    def _carry_out(self, decisions: list[Decision[StoneEvent]]) -> None:
+        for decision in decisions:
+            if isinstance(decision, Feed):
+                self.reported[decision.report.point] = int(decision.report.colour)
+            elif isinstance(decision, Judge):
+                n = self.judged
+                stone = self.placed[n] if n < len(self.placed) else None
+                self.judged += 1
+                self.recorded += stone is not None and self.reported.get(stone[0]) == stone[1]
+            elif isinstance(decision, NotJudged):
+                self.judged += 1
+            else:  # AskBoard: one question, one round trip
+                self.board_driver.ask_now(decision.now_ms, decision.through_ms)
 
 
 def _table(seed: int) -> _Table:
