@@ -23,13 +23,9 @@ about what stood before the flag, and the game judges it as ever.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from wuzi.clock.clock import Clock
 from wuzi.clock.events import FLAG_HOLD
-from wuzi.rules.board import Colour, Point, point_name
-from wuzi.rules.game import Game, Status
-from wuzi.rules.procedure import Seat
+from wuzi.rules.board import point_name
+from wuzi.rules.game import Status
 from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError, check_colour, check_int, check_point, check_seat
 from wuzi.table.inputs import (
@@ -39,8 +35,9 @@ from wuzi.table.inputs import (
     Declare,
     StoneSettled,
 )
-from wuzi.table.outputs import RefereeAlert, TableOutput
+from wuzi.table.outputs import RefereeAlert
 from wuzi.table.referee import REFEREE_HOLD
+from wuzi.table.session_state import SessionState
 
 __all__ = ["PLAYER_ACTIONS", "FlagRule", "PlayerAction"]
 
@@ -49,28 +46,9 @@ PLAYER_ACTIONS = (StoneSettled, ClockPressed, Decide, Declare, Choose)
 """The inputs that would make a move or an opening decision: none counts after a flag."""
 
 
-class FlagRule:
+class FlagRule(SessionState):
     """The flag's handling, mixed into ``TableSession`` (which provides the state
-    annotated here; mypy checks that its definitions match)."""
-
-    _game: Game
-    _clock: Clock
-    _flags_told: int
-    _out: list[TableOutput]
-    _strays: set[Point]
-    _pending: tuple[Point, Colour, int] | None
-
-    if TYPE_CHECKING:
-
-        def _alert(
-            self,
-            now_ns: int,
-            reason: AlertReason,
-            text: str,
-            points: tuple[Point, ...] = (),
-            seat: Seat | None = None,
-            infractions: int | None = None,
-        ) -> None: ...
+    declared in ``SessionState``; mypy checks that its definitions match)."""
 
     def _note_flags(self, now: int) -> None:
         """Put the flags fallen by ``now`` on record (the clock held by ``flag`` from the

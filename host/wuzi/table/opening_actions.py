@@ -12,13 +12,9 @@ only a malformed input (a seat that is none, a number that is not one) is a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from wuzi.rules.board import Point, point_name
+from wuzi.rules.board import point_name
 from wuzi.rules.errors import RulesError
-from wuzi.rules.game import Game
 from wuzi.rules.procedure import Seat
-from wuzi.rules.record import ClockReading
 from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError, check_int, check_point, check_seat
 from wuzi.table.inputs import Choose, Decide, Declare
@@ -27,36 +23,15 @@ from wuzi.table.outputs import (
     OfferKept,
     OpeningDecided,
     OpeningDeclared,
-    TableOutput,
 )
+from wuzi.table.session_state import SessionState
 
 __all__ = ["OpeningActions"]
 
 
-class OpeningActions:
+class OpeningActions(SessionState):
     """The opening-action handlers, mixed into ``TableSession`` (which provides the state
-    annotated here; mypy checks that its definitions match)."""
-
-    _game: Game
-    _out: list[TableOutput]
-    _acted: Seat | None
-    _unremoved_offers: set[Point]
-
-    if TYPE_CHECKING:
-
-        def _t_ms(self, now_ns: int) -> int: ...
-
-        def _reading(self, now_ns: int) -> ClockReading: ...
-
-        def _alert(
-            self,
-            now_ns: int,
-            reason: AlertReason,
-            text: str,
-            points: tuple[Point, ...] = (),
-            seat: Seat | None = None,
-            infractions: int | None = None,
-        ) -> None: ...
+    declared in ``SessionState``; mypy checks that its definitions match)."""
 
     def _refused(self, now: int, seat: Seat, what: str, exc: RulesError) -> None:
         self._alert(now, AlertReason.REFUSED, f"{what} by the {seat.value} seat refused: {exc}")

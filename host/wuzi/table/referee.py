@@ -23,17 +23,13 @@ inputs, so recovery replays them to the same clock.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from wuzi.clock.clock import Clock
 from wuzi.clock.control import NS_PER_MS
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import EQUIPMENT_HOLD, FLAG_HOLD
-from wuzi.rules.board import Colour, Point
 from wuzi.rules.errors import RulesError
-from wuzi.rules.game import Game, Status
+from wuzi.rules.game import Status
 from wuzi.rules.procedure import Seat
-from wuzi.rules.record import ClockReading
 from wuzi.table.alerts import AlertReason
 from wuzi.table.checks import TableError, check_int, check_point, check_seat
 from wuzi.table.inputs import (
@@ -53,8 +49,8 @@ from wuzi.table.outputs import (
     Adjourned,
     MoveCorrected,
     MoveTakenBack,
-    TableOutput,
 )
+from wuzi.table.session_state import SessionState
 
 __all__ = [
     "ADJOURN_HOLD",
@@ -92,38 +88,12 @@ def _name(referee: object, what: str) -> str:
     return referee
 
 
-class RefereeCommands:
+class RefereeCommands(SessionState):
     """The referee's command handlers, mixed into ``TableSession``.
 
     The annotations below are the session state the handlers use; ``TableSession``
     provides them (mypy checks that its definitions match).
     """
-
-    _game: Game
-    _clock: Clock
-    _game_number: int
-    _out: list[TableOutput]
-    _pending: tuple[Point, Colour, int] | None
-    _taken_back: set[Point]
-    _host_paused: bool
-
-    if TYPE_CHECKING:
-
-        def _t_ms(self, now_ns: int) -> int: ...
-
-        def _reading(self, now_ns: int) -> ClockReading: ...
-
-        def _alert(
-            self,
-            now_ns: int,
-            reason: AlertReason,
-            text: str,
-            points: tuple[Point, ...] = (),
-            seat: Seat | None = None,
-            infractions: int | None = None,
-        ) -> None: ...
-
-        def _begin_game(self, now_ns: int) -> None: ...
 
     def _referee(self, what: str, action: Callable[[], object]) -> None:
         """Run a referee action on the game, turning its refusal into a TableError."""
