@@ -89,11 +89,8 @@ def _name(referee: object, what: str) -> str:
 
 
 class RefereeCommands(SessionState):
-    """The referee's command handlers, mixed into ``TableSession``.
-
-    The annotations below are the session state the handlers use; ``TableSession``
-    provides them (mypy checks that its definitions match).
-    """
+    """The referee's command handlers, mixed into ``TableSession``, which provides the
+    state declared in ``SessionState`` (mypy checks that its definitions match)."""
 
     def _referee(self, what: str, action: Callable[[], object]) -> None:
         """Run a referee action on the game, turning its refusal into a TableError."""
