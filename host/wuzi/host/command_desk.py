@@ -50,7 +50,7 @@ class CommandDesk:
         out: Outbound,
         max_age_ms: int,
         standalone: bool,
-        default_setup: Callable[[], TableSetup],
+        default_setup: Callable[[int], TableSetup],
         now_ns: Callable[[], int],
         wall_ms: Callable[[], int],
     ) -> None:
@@ -119,7 +119,7 @@ class CommandDesk:
             ):
                 # a standalone table's next game is a game of its own (its own id, its
                 # own record file), begun from the config's defaults like the first
-                setup = self.default_setup() if self.standalone else None
+                setup = self.default_setup(runtime.number) if self.standalone else None
                 records = runtime.begin_by_command(command.command_id, meta, now, wall, setup)
                 self.out.commit(table, records)
                 runtime.carried_out(ticket)

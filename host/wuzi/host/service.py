@@ -221,11 +221,12 @@ class HostService:
                 return table, runtime.restarted(now, wall)
             self.out.save_record(table)
         elif self.options.standalone and start == 0:
-            return table, runtime.begin(now, wall, self._default_setup())
+            return table, runtime.begin(now, wall, self._default_setup(config.number))
         return table, []
 
-    def _default_setup(self) -> TableSetup:
-        d = self.venue.defaults
+    def _default_setup(self, table: int) -> TableSetup:
+        """A standalone table's game: its event's defaults over the venue's."""
+        d = self.venue.defaults_for(table)
         base = TableSetup(unpressed_alert_ms=self.options.unpressed_alert_ms)
         return TableSetup(
             ruleset=str(d.ruleset) if d.ruleset is not None else base.ruleset,
