@@ -191,3 +191,23 @@ def test_parse_tables_reads_ranges_and_lists() -> None:
         parse_tables("٣")
     with pytest.raises(ValueError, match=r"out of range 1\.\.9"):
         parse_tables("5-12", high=9)
+
+
+EVENT_LINES = [
+    ('id = "men"', "events[0].id"),
+    ('name = "Men\'s group"', "events[0].name"),
+    ('database = "men.sqlite"', "events[0].database"),
+    ('tables = "1-2"', "events[0].tables"),
+    ("tables = [3, 4]", "events[1].tables"),
+    ('ruleset = "no-forbidden"', "events[1].ruleset"),
+    ('opening = "free"', "events[1].opening"),
+    ('broker_password_file = "keys/open.pass"', "events[1].broker_password_file"),
+]
+
+
+@pytest.mark.parametrize(("line", "key"), EVENT_LINES)
+@pytest.mark.parametrize("value", ["7", "1.5", "true", "{ a = 1 }", '[1, "x"]', "2019-07-15"])
+def test_a_value_of_another_type_is_named_by_its_key(line: str, key: str, value: str) -> None:
+    name = line.split(" = ")[0]
+    error = refused(two(line, f"{name} = {value}"))
+    assert error.key == key, str(error)
