@@ -64,6 +64,10 @@ def test_a_venue_of_one_event_keeps_its_one_director() -> None:
         ["assignments", "+"],
         ["competition", "state"],
     ]
+    one = director_account(venue)  # the same logins as before: `login` of its one director
+    assert (one.ident, one.event) == ("director", None)
+    assert one.persistent.client_id == "wuzi.team-final-2025.director.director"
+    assert one.live.client_id == "wuzi.team-final-2025.director-live.director"
     with pytest.raises(CredentialError, match=r"no event 'men': the venue file has no"):
         director_account(venue, "men")
     with pytest.raises(CredentialError, match="no director 'men'"):

@@ -13,8 +13,8 @@ role                account                                password
                                                            check``: never kicks the host)
 ``director``        ``wuzi.<venue>.director.<id>``         the director's password file
 ``director-live``   ``wuzi.<venue>.director-live.<id>``    the same file
-``director`` of an  ``wuzi.<venue>.director.<event>``      the event's password file
-event               (and ``director-live.<event>``)        (``[[events]]``)
+``director``        ``wuzi.<venue>.director.<event>``      with ``[[events]]``, one per
+                    and ``director-live.<event>``          event: the event's file
 ``broadcast``       ``wuzi.<venue>.broadcast.<id>``        ``secrets/broadcast/<id>.pass``
                     (``[broadcast] id``, default
                     ``broadcast``)
