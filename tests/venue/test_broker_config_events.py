@@ -52,8 +52,11 @@ def test_each_event_has_a_director_account_pair_and_no_venue_wide_director() -> 
         broker_user(venue, "director")
 
 
-def test_a_venue_of_one_event_keeps_its_one_director() -> None:
-    venue = load_venue(ONE_EVENT)
+def test_a_venue_of_one_event_keeps_its_one_director(tmp_path: Path) -> None:
+    shutil.copy(ONE_EVENT, tmp_path / "venue.toml")
+    (tmp_path / "secrets").mkdir()
+    (tmp_path / "secrets" / "broker.pass").write_text("shared\n")  # its [broker] login
+    venue = load_venue(tmp_path / "venue.toml")
     directors = [u for u in broker_users(venue) if u.role.startswith("director")]
     assert [(u.name, u.event) for u in directors] == [
         ("wuzi.team-final-2025.director.director", None),
