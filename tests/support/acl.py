@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,6 +108,69 @@ delay_minutes = 0
 CHIEF_PASSWORD = "chief-arbiter-password"
 
 
+def write_events_venue(directory: Path, port: int, extra: str = "") -> Path:
+    """A hall of two events on two hosts: ``men`` on tables 1-2 (host h1) and ``women`` on
+    table 3 and 4 (table 3 on h1 too, table 4 on h2: a host serving two events), a chief
+    referee and a live screen; no ``[director]``: each event has its own director."""
+    from wuzi.venue.passwords import hash_password
+
+    path = directory / "venue.toml"
+    path.write_text(
+        f"""
+[venue]
+id = "acl-events"
+name = "ACL test, two events"
+
+[broker]
+url = "mqtt://127.0.0.1:{port}"
+
+[[events]]
+id = "men"
+name = "Men's group"
+database = "men.sqlite"
+tables = "1-2"
+
+[[events]]
+id = "women"
+name = "Women's group"
+database = "women.sqlite"
+tables = "3-4"
+
+[[hosts]]
+id = "h1"
+  [[hosts.tables]]
+  number = 1
+  board_port = "sim://board/1"
+  clock_port = "sim://clock/1"
+  [[hosts.tables]]
+  number = 2
+  board_port = "sim://board/2"
+  clock_port = "sim://clock/2"
+  [[hosts.tables]]
+  number = 3
+  board_port = "sim://board/3"
+  clock_port = "sim://clock/3"
+
+[[hosts]]
+id = "h2"
+  [[hosts.tables]]
+  number = 4
+  board_port = "sim://board/4"
+  clock_port = "sim://clock/4"
+
+[[referees]]
+name = "chief"
+password_hash = "{hash_password(CHIEF_PASSWORD)}"
+
+[screens]
+live = ["hall"]
+{extra}
+""",
+        encoding="utf-8",
+    )
+    return path
+
+
 def peer_logins(venue: VenueConfig) -> dict[str, tuple[str | None, str | None]]:
     """(user, password) of one connection per role, by a short name, as each process gets
     it (`broker_login`, the real path); ``chief`` types the password behind its hash."""
@@ -126,16 +189,21 @@ def peer_logins(venue: VenueConfig) -> dict[str, tuple[str | None, str | None]]:
 
 
 @contextmanager
-def generated_broker(extra_args: tuple[str, ...] = (), venue_extra: str = "") -> Iterator[Broker]:
-    """Write the venue (``venue_extra`` appended: a ``[bridge]``, say), run ``wuzi venue
-    broker-config``, start Mosquitto with the result."""
+def generated_broker(
+    extra_args: tuple[str, ...] = (),
+    venue_extra: str = "",
+    writer: Callable[[Path, int, str], Path] = write_venue,
+) -> Iterator[Broker]:
+    """Write the venue (``writer``: `write_venue` or `write_events_venue`; ``venue_extra``
+    appended: a ``[bridge]``, say), run ``wuzi venue broker-config``, start Mosquitto with
+    the result."""
     binary = box.find_mosquitto()
     directory = Path(tempfile.mkdtemp(prefix="wuzi-acl-"))
     directory.chmod(0o755)  # the mosquitto user must reach the generated files
     process: subprocess.Popen[bytes] | None = None
     try:
         port = box.free_port()
-        venue_path = write_venue(directory, port, venue_extra)
+        venue_path = writer(directory, port, venue_extra)
         code = main(
             [
                 "venue",

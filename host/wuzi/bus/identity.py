@@ -73,8 +73,8 @@ Mosquitto's limit (the packet size)."""
 ROLES = frozenset(
     {
         "host",  # name: the host id
-        "director",  # name: the director id (its persistent session for events, commands)
-        "director-live",  # name: the director id (its clean session for retained states)
+        "director",  # name: the director id, or its event's (its persistent session)
+        "director-live",  # name: the same (its clean session for retained states)
         "screen",  # name: the screen's name in [screens], e.g. scoreboard-hall-pi3
         "referee",  # name: the referee's name (their arbiter view), or a throwaway
         "referee-send",  # name: the referee's name (wuzi referee send --broker)

@@ -13,6 +13,8 @@ role                account                                password
                                                            check``: never kicks the host)
 ``director``        ``wuzi.<venue>.director.<id>``         the director's password file
 ``director-live``   ``wuzi.<venue>.director-live.<id>``    the same file
+``director``        ``wuzi.<venue>.director.<event>``      with ``[[events]]``, one per
+                    and ``director-live.<event>``          event: the event's file
 ``broadcast``       ``wuzi.<venue>.broadcast.<id>``        ``secrets/broadcast/<id>.pass``
                     (``[broadcast] id``, default
                     ``broadcast``)
@@ -30,6 +32,13 @@ second password would sit beside the first on the same machine and protect nothi
 A host's and the director's password file is the one the venue file names (``[[hosts]]
 broker_password_file``, ``[director] broker_password_file``) or, by default,
 ``secrets/<id>.pass`` next to the venue file; a screen's is ``secrets/screens/<name>.pass``.
+
+A venue file with ``[[events]]`` has no venue-wide director: each event has its own
+(``wuzi director --event ID``), whose two accounts are named by the event's id and whose
+password file is the event's ``broker_password_file`` or, by default,
+``secrets/events/<event>.pass`` — a folder of its own, so that an event's default file
+can never be a host's (``secrets/<id>.pass``) or a screen's. `director_account` gives a
+director its two logins by event.
 A referee's broker password is their signing secret: the password behind their
 ``password_hash``, or the contents of their ``token_file`` (docs/referee.md).
 
@@ -61,9 +70,11 @@ from wuzi.config.venue import ConfigError, VenueConfig
 __all__ = [
     "DEFAULT_DIRECTOR_ID",
     "DEFAULT_SECRETS_DIR",
+    "EVENTS_SECRETS_DIR",
     "ROLES",
     "BrokerUser",
     "CredentialError",
+    "DirectorAccount",
     "Login",
     "Role",
     "broker_login",
@@ -71,6 +82,7 @@ __all__ = [
     "broker_users",
     "client_id_of",
     "default_secret_file",
+    "director_account",
     "login",
     "read_secret_file",
     "referee_keys",
@@ -101,6 +113,9 @@ DEFAULT_SECRETS_DIR = "secrets"
 SCREENS_SECRETS_DIR = "screens"
 """The screens' password files' folder inside `DEFAULT_SECRETS_DIR` (their names cannot
 then clash with a host's or the director's file)."""
+EVENTS_SECRETS_DIR = "events"
+"""The event directors' password files' folder inside `DEFAULT_SECRETS_DIR`
+(``secrets/events/<event>.pass``: never a host's ``secrets/<id>.pass``)."""
 DEFAULT_DIRECTOR_ID = "director"
 """The director's id when the venue file has no ``[director]`` section."""
 MAX_SECRET_BYTES = SECRET_FILE.max_bytes
@@ -132,7 +147,8 @@ class BrokerUser:
     secret_file: str | None
     explicit: bool
     password_hash: str | None = None
-    tables: tuple[int, ...] = ()  # a host's (and its check account's) tables
+    tables: tuple[int, ...] = ()  # a host's (and its check account's) or an event's tables
+    event: str | None = None  # an event director's event (its ``ident`` too)
 
 
 @dataclass(frozen=True)
@@ -183,17 +199,19 @@ def _account(
     named: str | None,
     tables: tuple[int, ...] = (),
     folder: str | None = None,
+    event: str | None = None,
 ) -> BrokerUser:
     """An account whose password is in a file: the named one, or the default."""
     path = named if named is not None else default_secret_file(venue, ident, folder)
     name = client_id_of(venue, role, ident)
-    return BrokerUser(name, role, ident, key, path, named is not None, tables=tables)
+    return BrokerUser(name, role, ident, key, path, named is not None, tables=tables, event=event)
 
 
 def broker_users(venue: VenueConfig) -> tuple[BrokerUser, ...]:
     """Every broker account of the venue: each host and its check account, the
-    director's two, the broadcast, each screen, each referee's two, in that order. `CredentialError`
-    if two of them share a name (the scheme makes that impossible; a guard)."""
+    director's two (with ``[[events]]``: each event director's two, in the file's order),
+    the broadcast, each screen, each referee's two, in that order. `CredentialError` if
+    two of them share a name (the scheme makes that impossible; a guard)."""
     users: list[BrokerUser] = []
     for i, host in enumerate(venue.hosts):
         key = f"hosts[{i}].broker_password_file"
@@ -201,11 +219,14 @@ def broker_users(venue: VenueConfig) -> tuple[BrokerUser, ...]:
         for role in _HOST_ROLES:
             named = host.broker_password_file
             users.append(_account(venue, role, host.id, key, named, tables))
-    director = venue.director_id or DEFAULT_DIRECTOR_ID
-    key = "director.broker_password_file"
-    for role in _DIRECTOR_ROLES:
-        named = venue.director_broker_password_file
-        users.append(_account(venue, role, director, key, named))
+    if venue.events:
+        users += _event_directors(venue)
+    else:
+        director = venue.director_id or DEFAULT_DIRECTOR_ID
+        key = "director.broker_password_file"
+        for role in _DIRECTOR_ROLES:
+            named = venue.director_broker_password_file
+            users.append(_account(venue, role, director, key, named))
     ident = venue.broadcast.id  # wuzi broadcast: secrets/broadcast/<id>.pass
     users.append(_account(venue, "broadcast", ident, "broadcast.id", None, folder="broadcast"))
     screens: tuple[tuple[Role, str, tuple[str, ...]], ...] = (
@@ -228,6 +249,21 @@ def broker_users(venue: VenueConfig) -> tuple[BrokerUser, ...]:
     return tuple(users)
 
 
+def _event_directors(venue: VenueConfig) -> list[BrokerUser]:
+    """Each event's director's two accounts, named by the event's id, with the event's
+    tables (its ACL is drawn from them)."""
+    users: list[BrokerUser] = []
+    for i, event in enumerate(venue.events):
+        key = f"events[{i}].broker_password_file"
+        for role in _DIRECTOR_ROLES:
+            named = event.broker_password_file
+            folder = EVENTS_SECRETS_DIR
+            users.append(
+                _account(venue, role, event.id, key, named, event.tables, folder, event.id)
+            )
+    return users
+
+
 def _check_unique(venue: VenueConfig, users: list[BrokerUser]) -> None:
     seen: dict[str, BrokerUser] = {}
     for user in users:
@@ -245,8 +281,8 @@ def _check_unique(venue: VenueConfig, users: list[BrokerUser]) -> None:
 _WHAT = {
     "host": "hosts",
     "check": "hosts",
-    "director": "director",
-    "director-live": "director",
+    "director": "director (with [[events]]: one per event)",
+    "director-live": "director (with [[events]]: one per event)",
     "screen": "live screens ([screens] live)",
     "screen-public": "public screens ([screens] public)",
     "referee": "referees",
@@ -264,6 +300,8 @@ def broker_user(venue: VenueConfig, role: Role, ident: str | None = None) -> Bro
         raise ValueError(f"unknown broker role {role!r}; known: {', '.join(ROLES)}")
     if ident is None and not role.startswith("director") and role != "broadcast":
         raise ValueError(f"a {role} login needs the {role}'s id or name")
+    if ident is None and role.startswith("director") and venue.events:
+        raise CredentialError(venue.source, "events", _which_event(venue))
     users = broker_users(venue)
     for user in users:
         if user.role == role and (ident is None or user.ident == ident):
@@ -287,6 +325,59 @@ def broker_user(venue: VenueConfig, role: Role, ident: str | None = None) -> Bro
                 "broker-config"
             )
     raise CredentialError(venue.source, "", problem)
+
+
+def _which_event(venue: VenueConfig) -> str:
+    ids = ", ".join(e.id for e in venue.events)
+    return (
+        f"the venue file has [[events]] ({ids}): each event has a director of its own, "
+        "give the event (wuzi director --event ID)"
+    )
+
+
+@dataclass(frozen=True)
+class DirectorAccount:
+    """A director's name and its two logins (``persistent``: events and commands in, its
+    writes out; ``live``: the retained states). ``ident`` is the director's name in the
+    client ids and its status topic (``host/<ident>/status``): the event's id for an
+    event's director, else ``[director] id`` (default ``director``). ``event`` is the
+    event it runs (None: the venue's one event)."""
+
+    ident: str
+    event: str | None
+    persistent: Login
+    live: Login
+
+
+def director_account(venue: VenueConfig, event_id: str | None = None) -> DirectorAccount:
+    """The logins of the director of event ``event_id`` (None: of a venue file without
+    ``[[events]]``), as `login` finds them.
+
+    `CredentialError` naming ``events`` for an event the venue file does not have, an
+    event given for a venue of one event, or none given for a venue of several (each then
+    has its own director, and guessing one would run the wrong event's database)."""
+    if event_id is None:
+        if venue.events:
+            raise CredentialError(venue.source, "events", _which_event(venue))
+        ident = venue.director_id or DEFAULT_DIRECTOR_ID
+    else:
+        if not venue.events:
+            raise CredentialError(
+                venue.source,
+                "events",
+                f"no event {event_id!r}: the venue file has no [[events]], so its one "
+                "director runs without an event (no --event)",
+            )
+        try:
+            ident = venue.event(event_id).id
+        except KeyError:
+            known = ", ".join(e.id for e in venue.events)
+            raise CredentialError(
+                venue.source, "events", f"no event {event_id!r} (events: {known})"
+            ) from None
+    persistent = login(venue, "director", ident)
+    live = login(venue, "director-live", ident)
+    return DirectorAccount(ident, event_id, persistent, live)
 
 
 def read_secret_file(path: str | Path) -> str:

@@ -18,6 +18,13 @@ check ``X``         write ``host/X/status`` (``wuzi venue check``'s test publish
 director            read and write ``assignments/+``, ``competition/state`` and its own
                     status; read ``table/+/events``, ``arbiter/commands``
 director-live       read ``table/+/state``, ``host/+/status``
+director of event   (``[[events]]``: one per event, no venue-wide director) read and
+``E``               write ``assignments/<n>`` of E's tables, ``competition/E/state`` and
+                    its own status ``host/E/status``; read E's tables'
+                    ``table/<n>/events`` and ``arbiter/commands`` (venue-wide: the
+                    director keeps its tables' commands)
+director-live of    read E's tables' ``table/<n>/state``, the status of the hosts
+event ``E``         serving them and its own
 referee(-send)      write ``arbiter/commands``; read everything of the venue
 screen (live)       read ``table/#``, ``public/#``, ``competition/#``, ``host/#`` and
                     ``assignments/#``; never ``arbiter/``; write nothing
@@ -152,6 +159,28 @@ def _director_rules(venue: str, director_id: str) -> list[AclRule]:
     ]
 
 
+def _event_director_rules(venue: str, user: BrokerUser) -> list[AclRule]:
+    """An event's director: the same rights as the venue's one director, narrowed to the
+    event's tables and its own competition topic, so that it can never assign, read the
+    results of or publish standings for another event (issue 35, 002 三(二))."""
+    assert user.event is not None
+    rules = [AclRule(READWRITE, topics.host_status(venue, user.ident))]
+    rules += [AclRule(READWRITE, topics.assignment(venue, n)) for n in user.tables]
+    rules.append(AclRule(READWRITE, topics.competition_state(venue, user.event)))
+    rules += [AclRule(READ, topics.table_events(venue, n)) for n in user.tables]
+    rules.append(AclRule(READ, topics.arbiter_commands(venue)))
+    return rules
+
+
+def _event_director_live_rules(venue: VenueConfig, user: BrokerUser) -> list[AclRule]:
+    """An event's director's live connection: its tables' retained states, the status of
+    the hosts that serve them (a host may serve tables of two events) and its own."""
+    rules = [AclRule(READ, topics.table_state(venue.id, n)) for n in user.tables]
+    hosts = [h.id for h in venue.hosts if any(t.number in user.tables for t in h.tables)]
+    rules += [AclRule(READ, topics.host_status(venue.id, h)) for h in (*hosts, user.ident)]
+    return rules
+
+
 def _director_live_rules(venue: str) -> list[AclRule]:
     """The director's clean-session connection: the retained states, read only."""
     return [
@@ -181,6 +210,10 @@ def acl_rules(venue: VenueConfig) -> dict[str, tuple[AclRule, ...]]:
             found = _host_rules(venue.id, user)
         elif user.role == "check":
             found = _check_rules(venue.id, user)
+        elif user.role == "director" and user.event is not None:
+            found = _event_director_rules(venue.id, user)
+        elif user.role == "director-live" and user.event is not None:
+            found = _event_director_live_rules(venue, user)
         elif user.role == "director":
             found = _director_rules(venue.id, venue.director_id or DEFAULT_DIRECTOR_ID)
         elif user.role == "director-live":
@@ -200,6 +233,9 @@ def _describe(user: BrokerUser) -> str:
         return f"host {user.ident} (tables {', '.join(map(str, user.tables))})"
     if user.role == "check":
         return f"wuzi venue check of host {user.ident}"
+    if user.event is not None:
+        shown = ", ".join(map(str, user.tables))
+        return f"{user.role} of event {user.event} (tables {shown})"
     return f"{user.role} {user.ident}"
 
 

@@ -231,6 +231,8 @@ def _secrets(
             found[user.name] = shared
             continue
         what = _ROLE_NAMES[user.role].format(user.ident)
+        if user.event is not None:
+            what = f"director of event {user.event}"
         if user.password_hash is not None:
             try:
                 digest = hash_key(user.password_hash)
@@ -298,6 +300,8 @@ def _whom(user: Any) -> str:
     """Who needs a new secret file, for the report."""
     if user.role == "host":
         return f"host {user.ident}, beside its venue file"
+    if user.role == "director" and user.event is not None:
+        return f"the machine of event {user.event}'s director"
     if user.role == "director":
         return "the director's machine"
     if user.role == "referee":

@@ -9,6 +9,7 @@ client id of its own: `wuzi.config.credentials`), and publishes the host's statu
 retained, with MQTT 5 so that a publish the broker's ACL refuses is seen. Output, one
 line per table, then one for the broker::
 
+    event E (NAME): tables …; RULES, opening O, time control T; database …; director …
     table N: ok board SERIAL (firmware V, protocol P) clock unit SERIAL (firmware V, protocol P)
     table N: ok board SERIAL (firmware V, protocol P) clock gpio (buttons B/W/C, display CLK/DIO)
     table N: FAIL <problem>[; <problem>…]        each problem starts with "board PORT:",
@@ -16,8 +17,13 @@ line per table, then one for the broker::
     broker: ok as USER
     broker: FAIL <reason>
 
-Exit 0 when every line is ok, 1 otherwise (and with ``wuzi venue check: <what is wrong>``
-when the venue file or the host id cannot be used), 2 on a usage error.
+The ``event`` lines come only from a venue file with ``[[events]]``, one per event
+(`wuzi.venue.event_check`): its tables, what they play after the defaults, whether its
+database is there and its director's password file readable. They are information for
+the technician, not part of the verdict (both files belong on the directors' machines).
+Exit 0 when every table and the broker line is ok, 1 otherwise (and with ``wuzi venue
+check: <what is wrong>`` when the venue file or the host id cannot be used), 2 on a usage
+error.
 
 It never disturbs a running host: devices are opened exclusively, as the host opens them,
 so a port the host holds is a FAIL that says so; on the broker it logs in with the check
@@ -256,8 +262,14 @@ def run_check(
     timeout_s: float,
     out: Callable[[str], None] = print,
 ) -> int:
-    """Check every table of ``host_id`` (in parallel), then the broker; 0 if all is ok."""
+    """Check every table of ``host_id`` (in parallel), then the broker; 0 if all is ok.
+    A venue file with ``[[events]]`` first gets a line per event (`wuzi.venue.event_check`:
+    information, never a verdict)."""
+    from wuzi.venue.event_check import event_lines
+
     host = venue.host(host_id)
+    for line in event_lines(venue):
+        out(line)
     with ThreadPoolExecutor(max_workers=max(1, min(8, len(host.tables)))) as pool:
         results = list(pool.map(lambda t: check_table(t, timeout_s), host.tables))
     for result in results:
