@@ -473,6 +473,8 @@ class DirectorService:
             return
         topic = topics.assignment(self.venue.id, table)
         assignment = self.core.assignment(table)
+        if assignment is None and self.core.held(table):
+            return  # another event's game still runs there: leave its assignment alone
         self.bus.publish(topic, assignment if assignment is not None else Cleared(topic))
 
     def _publish_state(self) -> None:
@@ -492,16 +494,17 @@ def director_login(venue: VenueConfig, role: Role, event: EventConfig | None) ->
     A venue of one event: `wuzi.config.credentials.login` (``[director]``'s file). An
     event's director: the accounts ``wuzi.<venue>.director.<event>`` and
     ``wuzi.<venue>.director-live.<event>``, one password, from the event's
-    ``broker_password_file`` or by default ``secrets/<event id>.pass`` next to the venue
-    file (what ``wuzi venue broker-config`` writes for it); without that default file the
-    shared ``[broker]`` login or anonymous, as for every process. A named file that
-    cannot be read is a `CredentialError` naming the key. (The one place the event's
-    password file is looked up: keep it in step with `wuzi.config.credentials`.)"""
+    ``broker_password_file`` or by default ``secrets/events/<event id>.pass`` next to the
+    venue file (what ``wuzi venue broker-config`` writes for it); without that default
+    file the shared ``[broker]`` login or anonymous, as for every process. A named file
+    that cannot be read is a `CredentialError` naming the key. (The one place the event's
+    password file is looked up: the same as ``credentials.director_account(venue, event)``
+    of the ACL work, branch i35-acl, which can replace it at merge.)"""
     if event is None:
         return login(venue, role, venue.director_id or DEFAULT_DIRECTOR_ID)
     name = client_id_of(venue, role, event.id)
     named = event.broker_password_file
-    path = named if named is not None else default_secret_file(venue, event.id)
+    path = named if named is not None else default_secret_file(venue, event.id, "events")
     if named is None and not Path(path).exists():
         return shared_login(venue, name, f"no password file {path}")
     try:
