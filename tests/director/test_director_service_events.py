@@ -151,6 +151,19 @@ def test_two_directors_each_run_only_their_events_tables_and_topic(hall: Hall) -
     assert not [r for r in men_log if r.details.get("table") == 5], men_log
     assert [r.details["event_id"] for r in men_log if r.action == "director-started"] == ["men"]
     assert DirectorStore(hall.config.parent / "open.db").event_stamp() is not None
+    assigned = [r for r in men_log if r.action == "assignment"]
+    assert assigned and all(r.details["event_id"] == "men" for r in assigned)
+
+
+def test_the_audit_printout_names_the_event(hall: Hall, capsys: pytest.CaptureFixture[str]) -> None:
+    from wuzi.cli import main
+
+    men = director(hall, "men")
+    men.start()
+    men.close()
+    assert main(["director", "audit", "--db", str(hall.config.parent / "men.db")]) == 0
+    out = capsys.readouterr().out
+    assert f"— men (event men of venue {hall.venue_id})" in out.splitlines()[0], out[:300]
 
 
 def test_a_director_on_the_other_events_database_is_refused(hall: Hall) -> None:
