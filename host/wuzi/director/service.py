@@ -267,7 +267,6 @@ class DirectorService:
         # wuzi.<venue>.director-live.<id>) with one password: the broker binds each client
         # id to its account, so neither can push the other off (docs/security.md).
         persistent = director_login(self.venue, "director", self.event)
-        log.info("director %s: %s", self.director_id, persistent.describe())
 
         def status(online: bool) -> RetainedMessage:
             message = HostStatus(self.director_id, online, (), self.boot_id, self.wall_ms())
