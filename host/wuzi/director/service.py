@@ -57,15 +57,10 @@ from wuzi.bus.schemas import (
 )
 from wuzi.config import EventConfig, VenueConfig
 from wuzi.config.credentials import (
-    CredentialError,
     Login,
     Role,
-    client_id_of,
-    default_secret_file,
-    login,
-    read_secret_file,
+    director_account,
     referee_keys,
-    shared_login,
 )
 from wuzi.director.core import (
     DEFAULT_COMMAND_MAX_AGE_MS,
@@ -548,32 +543,9 @@ class DirectorService:
 
 
 def director_login(venue: VenueConfig, role: Role, event: EventConfig | None) -> Login:
-    """How the director's connection ``role`` (``director`` / ``director-live``) logs in.
-
-    A venue of one event: `wuzi.config.credentials.login` (``[director]``'s file). An
-    event's director: the accounts ``wuzi.<venue>.director.<event>`` and
-    ``wuzi.<venue>.director-live.<event>``, one password, from the event's
-    ``broker_password_file`` or by default ``secrets/events/<event id>.pass`` next to the
-    venue file (what ``wuzi venue broker-config`` writes for it); without that default
-    file the shared ``[broker]`` login or anonymous, as for every process. A named file
-    that cannot be read is a `CredentialError` naming the key. (The one place the event's
-    password file is looked up: the same as ``credentials.director_account(venue, event)``
-    of the ACL work, branch i35-acl, which can replace it at merge.)"""
-    if event is None:
-        return login(venue, role, venue.director_id or DEFAULT_DIRECTOR_ID)
-    name = client_id_of(venue, role, event.id)
-    named = event.broker_password_file
-    path = named if named is not None else default_secret_file(venue, event.id, "events")
-    if named is None and not Path(path).exists():
-        return shared_login(venue, name, f"no password file {path}")
-    try:
-        password = read_secret_file(path)
-    except (OSError, ValueError) as exc:
-        shown = path if named is not None else f"{path} (the default)"
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise CredentialError(
-            venue.source,
-            f"{event.key}.broker_password_file",
-            f"cannot read the password file {shown}: {reason}",
-        ) from None
-    return Login(name, name, password, f"password file {path}")
+    """How the director's connection ``role`` (``director`` / ``director-live``) logs in:
+    `wuzi.config.credentials.director_account`, the one place a director's accounts and
+    password file are found (an event's: ``broker_password_file`` or by default
+    ``secrets/events/<event id>.pass``, what ``wuzi venue broker-config`` writes)."""
+    account = director_account(venue, None if event is None else event.id)
+    return account.persistent if role == "director" else account.live
