@@ -18,7 +18,15 @@ from wuzi.display.sample import sample_messages
 from wuzi.display.sample_hall import HALL_EVENTS, HALL_VENUE, sample_hall_messages
 from wuzi.display.scoreboard_app import ScoreboardApp
 from wuzi.display.scoreboard_card import fitted_grid
-from wuzi.display.scoreboard_model import LABELS, Page, Pager, VenueModel, build_pages
+from wuzi.display.scoreboard_model import (
+    LABELS,
+    Page,
+    Pager,
+    VenueModel,
+    build_pages,
+    event_columns,
+    table_ranges,
+)
 from wuzi.display.scoreboard_render import COLOURS, ScoreboardRenderer
 from wuzi.display.snapshot import Frame, load_png, offscreen_window, render_to_png
 
@@ -64,6 +72,7 @@ def test_one_competition_per_event() -> None:
 def test_each_events_pages_in_turn_under_its_name() -> None:
     pages = pages_of(hall_model())
     assert [(p.event, p.kind) for p in pages] == [
+        (None, "events"),  # every event at a glance first
         ("men", "tables"),
         ("men", "standings"),
         ("women", "tables"),
@@ -72,7 +81,7 @@ def test_each_events_pages_in_turn_under_its_name() -> None:
         ("open", "standings"),
     ]
     assert {(p.event_number, p.events) for p in pages if p.event == "women"} == {(2, 3)}
-    assert pages[2].tables == (9, 10, 11, 12)
+    assert pages[3].tables == (9, 10, 11, 12)
     # --event: that event's pages only, not numbered among others
     women = pages_of(hall_model(), event="women")
     assert [(p.event, p.kind, p.events) for p in women] == [
@@ -100,6 +109,25 @@ def test_a_table_knows_its_event_from_its_state_its_assignment_or_its_match() ->
     model.apply(topics.table_state(V, 30), replace(state, table=30, event_id=""), 0)
     pages = pages_of(model)
     assert pages[-1].event == "" and pages[-1].tables == (30,)
+
+
+def test_the_overview_names_every_event_its_round_its_tables_and_leaders() -> None:
+    model = hall_model()
+    columns = event_columns(model, leaders=3)
+    assert [c.name for c in columns] == [e.name for e in HALL_EVENTS]
+    men, women, open_ = columns
+    assert men.round == LABELS["round_of"].format(n=5, m=7)
+    assert (men.tables, women.tables, open_.tables) == (
+        LABELS["event_tables"].format(t="1-8"),
+        LABELS["event_tables"].format(t="9-12"),
+        LABELS["event_tables"].format(t="13-20"),
+    )
+    assert women.play == LABELS["event_play"].format(p=3, f=1)
+    summary = model.competition_of("women")
+    assert summary is not None
+    assert [r.entrant for r in women.leaders] == [s.entrant for s in summary.standings[:3]]
+    assert table_ranges([20, 1, 2, 3, 5, 6, 9]) == "1-3, 5-6, 9, 20"
+    assert table_ranges([]) == ""
 
 
 def test_a_one_event_venue_pages_as_before() -> None:
@@ -185,6 +213,26 @@ def test_the_three_groups_of_the_2019_open_drawn(tmp_path: Path, number: int) ->
     assert widest > 1920 / 6 * 1.2
 
 
+def test_the_overview_drawn(tmp_path: Path) -> None:
+    """Three columns side by side, each in its box, the leaders striped."""
+    model = hall_model()
+    page = pages_of(model)[0]
+    frame, seen = shoot(model, page, tmp_path / "hall-events.png", (1920, 1080))
+    assert seen["event"] == LABELS["all_events"] and seen["page"] == ""
+    # a row across the columns just above their bottom edge, below any text: gap, card, gap,
+    # card, gap, card, gap (footer 3.5% of the height, gaps 1.5% of the width)
+    middle = frame.height - int(frame.height * 0.035 + frame.width * 0.985 * 0.015 + 4)
+
+    def boxed(x: int) -> bool:
+        pixel = frame.pixel(x, middle)
+        return is_colour(pixel, COLOURS["card"], 8) or is_colour(pixel, COLOURS["box"], 8)
+
+    inside = [boxed(x) for x in range(frame.width)]
+    starts = [x for x in range(1, frame.width) if inside[x] and not inside[x - 1]]
+    assert len(starts) == 3, starts
+    assert not inside[0] and not inside[-1]
+
+
 def test_an_events_standings_drawn_under_its_name(tmp_path: Path) -> None:
     model = hall_model()
     page = next(p for p in pages_of(model) if p.event == "open" and p.kind == "standings")
@@ -207,7 +255,8 @@ def test_the_app_keeps_to_one_event() -> None:
             pager = Pager(page_ms=1_000, start_ms=0)
             app = ScoreboardApp(hall_model(), renderer, pager, event=event)
             pages = [app.current_page(now) for now in range(0, 10_000, 1_000)]
-            assert {p.event for p in pages if p is not None} == want
+            assert {p.event for p in pages if p is not None and p.kind != "events"} == want
+            assert any(p is not None and p.kind == "events" for p in pages) == (event is None)
     finally:
         renderer.delete()
         window.close()

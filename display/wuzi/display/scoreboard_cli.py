@@ -35,7 +35,7 @@ __all__ = ["FILTERS", "PUBLIC_FILTERS", "register"]
 
 FILTERS = ("table/+/state", "host/+/status", "assignments/+", "competition/#")
 PUBLIC_FILTERS = ("public/table/+/state", "host/+/status", "assignments/+", "competition/#")
-PAGE_KINDS = ("tables", "bracket", "standings")
+PAGE_KINDS = ("tables", "bracket", "standings", "events")
 SAMPLES = ("team", "hall")
 
 

@@ -60,6 +60,7 @@ __all__ = [
     "LABELS",
     "BracketBox",
     "ClockFace",
+    "EventColumn",
     "Page",
     "Pager",
     "PlaceBlock",
@@ -69,9 +70,11 @@ __all__ = [
     "VenueModel",
     "bracket_columns",
     "build_pages",
+    "event_columns",
     "format_score",
     "place_blocks",
     "standing_rows",
+    "table_ranges",
 ]
 
 STALE_AFTER_MS = 600_000
@@ -98,6 +101,10 @@ LABELS = {
     "bracket_page": "排位赛 Placement bracket",
     "standings_page": "排名 Standings",
     "focus_page": "焦点 Focus",
+    "events_page": "赛事 Events",
+    "all_events": "赛事一览 All events",
+    "event_tables": "台 Tables {t}",
+    "event_play": "{p} 对局中 playing · {f} 已结束 finished",
     "places": "第{p}名 Places {p}",
     "one_place": "第{p}名 Place {p}",
     "place": "名次 Place",
@@ -524,7 +531,7 @@ def _status_text(state: TableState) -> str:
 class Page:
     """One page of the rotation."""
 
-    kind: str  # "tables", "bracket", "standings", "focus"
+    kind: str  # "tables", "bracket", "standings", "focus", "events" (a hall's overview)
     number: int  # 1-based among the pages of its kind
     of: int  # how many pages of its kind
     tables: tuple[int, ...] = ()  # tables / focus
@@ -551,9 +558,10 @@ def build_pages(
     if there is one, the standings if there are any (``standings_rows`` a page). With
     ``focus`` one page: that table alone.
 
-    A venue of several events cycles through them: each event's pages in turn (its tables,
-    its bracket, its standings), in `VenueModel.events` order, then a page of the tables
-    of no event if there are any. ``event`` keeps to that one event's pages. A one-event
+    A venue of several events cycles through them: an overview of every event side by side
+    (`event_columns`), then each event's pages in turn (its tables, its bracket, its
+    standings), in `VenueModel.events` order, then a page of the tables of no event if
+    there are any. ``event`` keeps to that one event's pages. A one-event
     venue's pages are those of the venue as a whole, as before there were events."""
     if focus is not None:
         return [Page("focus", 1, 1, tables=(focus,), event=event)]
@@ -563,6 +571,8 @@ def build_pages(
     if not events:
         return _event_pages(model, None, tables_per_page, standings_rows)
     pages: list[Page] = []
+    if len(events) > 1:  # every event at a glance first
+        pages.append(Page("events", 1, 1, events=len(events)))
     for number, name in enumerate(events, start=1):
         pages += [
             replace(page, event_number=number, events=len(events))
@@ -775,3 +785,67 @@ def place_blocks(
         )
         blocks.append(PlaceBlock(low, high, label, rows))
     return blocks
+
+
+# a hall of several events: the overview
+
+
+@dataclass(frozen=True)
+class EventColumn:
+    """One event on the overview page of a hall of several: its name and round, where it
+    plays, how far its round is, and its leaders."""
+
+    event: str
+    name: str
+    round: str  # "第5/7轮 Round 5/7", "" before the first pairing
+    tables: str  # "台 Tables 1-8, 20"
+    play: str  # "6 对局中 playing · 2 已结束 finished"
+    leaders: tuple[StandingRow, ...]
+    finished: bool
+
+
+def table_ranges(tables: Sequence[int]) -> str:
+    """``1-8, 20``: runs of consecutive tables as ranges (the venue file's own syntax)."""
+    runs: list[list[int]] = []
+    for table in sorted(tables):
+        if runs and table == runs[-1][1] + 1:
+            runs[-1][1] = table
+        else:
+            runs.append([table, table])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def event_columns(model: VenueModel, leaders: int) -> list[EventColumn]:
+    """Every event of the hall for the overview page, in `VenueModel.events` order, each
+    with its first ``leaders`` standings lines."""
+    columns = []
+    for event in model.events():
+        competition = model.competitions.get(event)
+        tables = model.tables(event)
+        playing = finished = 0
+        for table in tables:
+            state = model.state(table)
+            if state is None:
+                continue
+            if state.status == "finished":
+                finished += 1
+            elif state.status in ("playing", "paused", "adjourned"):
+                playing += 1
+        rnd = ""
+        lines: tuple[StandingLine, ...] = ()
+        if competition is not None:
+            if competition.round:
+                rnd = LABELS["round_of"].format(n=competition.round, m=competition.rounds)
+            lines = competition.standings
+        columns.append(
+            EventColumn(
+                event=event,
+                name=model.event_name(event),
+                round=rnd,
+                tables=LABELS["event_tables"].format(t=table_ranges(tables)) if tables else "",
+                play=LABELS["event_play"].format(p=playing, f=finished),
+                leaders=tuple(standing_rows(lines, 0, max(0, leaders))),
+                finished=competition is not None and competition.finished,
+            )
+        )
+    return columns

@@ -49,10 +49,12 @@ from wuzi.display.scoreboard_model import (
     StandingRow,
     VenueModel,
     bracket_columns,
+    event_columns,
     place_blocks,
     standing_rows,
     tiebreak_header,
 )
+from wuzi.display.scoreboard_events import build_events, leader_rows
 from wuzi.display.scoreboard_places import build_places
 
 __all__ = ["COLOURS", "Rect", "ScoreboardRenderer", "clock_colours", "fit_text", "grid_shape"]
@@ -266,11 +268,13 @@ class ScoreboardRenderer:
         event = competition.event if competition is not None else (model.venue or "")
         if competition is None and event_id:
             event = model.event_name(event_id)
+        if page is not None and page.kind == "events":
+            event = LABELS["all_events"]
         if competition is not None and competition.round:
             rnd = LABELS["round_of"].format(n=competition.round, m=competition.rounds)
             event = f"{event}   {rnd}" if event else rnd
-        title = "" if message or page is None else page.title
-        if page is not None and page.events > 1:  # a hall of several events: which one
+        title = "" if message or page is None or page.kind == "events" else page.title
+        if page is not None and page.event_number:  # a hall of several events: which one
             which = LABELS["event_of"].format(n=page.event_number, m=page.events)
             title = f"{which}   {title}" if title else which
         room = 0.55 if page is not None and page.events > 1 else 0.7  # leave the page label room
@@ -314,6 +318,20 @@ class ScoreboardRenderer:
                     self._dirty_cards.add(table)
                 self._dirty_clocks += view.touched
                 view.touched.clear()
+        elif page.kind == "events":
+            row_h = self._standing_row_h() * 1.25
+            columns = event_columns(model, leader_rows(self.content, row_h))
+            if self._page_key != ("events",) or columns != self._page_data:
+                self._clear_page()
+                self._page_key, self._page_data = ("events",), columns
+                build_events(
+                    columns,
+                    self.content,
+                    row_h,
+                    batch=self.page_batch,
+                    font=self.fonts[0],
+                    own=self._page_items,
+                )
         elif page.kind == "bracket" and competition is not None:
             data = bracket_columns(competition.bracket)
             if self._page_key != ("bracket",) or data != self._page_data:
