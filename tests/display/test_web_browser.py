@@ -254,7 +254,13 @@ def test_a_hall_of_two_events_in_chromium(mosquitto: MosquittoBroker, tmp_path: 
         expect(page.locator("#events-list a.event")).to_have_count(2, timeout=10_000)
         assert page.locator("#nav-events").is_visible()
         listed = page.locator("#events-list").inner_text()
-        for text in ("男子组 Men's group", "公开组 Open group", "第5/7轮 Round 5/7", "曹冬", "吕翔"):
+        for text in (
+            "男子组 Men's group",
+            "公开组 Open group",
+            "第5/7轮 Round 5/7",
+            "曹冬",
+            "吕翔",
+        ):
             assert text in listed, text
         assert "男子组" in page.locator("#t-1 .ev").inner_text()
         assert "公开组" in page.locator("#t-3 .ev").inner_text()

@@ -42,6 +42,7 @@ from wuzi.display.scoreboard_card import (
     set_text,
     xywh,
 )
+from wuzi.display.scoreboard_events import build_events, leader_rows
 from wuzi.display.scoreboard_model import (
     LABELS,
     BracketBox,
@@ -54,7 +55,6 @@ from wuzi.display.scoreboard_model import (
     standing_rows,
     tiebreak_header,
 )
-from wuzi.display.scoreboard_events import build_events, leader_rows
 from wuzi.display.scoreboard_places import build_places
 
 __all__ = ["COLOURS", "Rect", "ScoreboardRenderer", "clock_colours", "fit_text", "grid_shape"]

@@ -3,9 +3,9 @@
 * **One subscription.** `WebFeed` is one `BusClient` subscribed to
   ``public/table/+/state``, ``public/table/+/events`` and ``competition/#`` (the one
   event's ``competition/state``, each event's ``competition/<event>/state`` in a hall of
-  several) of the venue — never the live ``table/`` tree. Every message is folded into the `WebModel`
-  by the `Hub`, which fans each change out to every connected browser: a thousand
-  readers cost the broker what one does.
+  several) of the venue — never the live ``table/`` tree. Every message is folded into
+  the `WebModel` by the `Hub`, which fans each change out to every connected browser: a
+  thousand readers cost the broker what one does.
 * **Pushed updates.** ``GET /events`` is a server-sent-events stream (``text/event-stream``):
   a ``snapshot`` event first (every table, the competition, the events of a hall of
   several), then a ``table`` event for every table that changed, a ``competition`` event
@@ -15,11 +15,12 @@
   reconnects by itself and gets a fresh snapshot.
 * **Pages and files.** ``/`` (all tables, standings, bracket; in a hall of several events
   the list of events, each opening as ``/?event=ID``: its tables, standings, bracket and
-  games) and ``/game?id=…`` (one game, replayable) are the same small page (``web_assets/``: HTML, CSS and JS served from here,
-  gzip when the browser takes it — nothing from outside the venue, enforced by a
-  Content-Security-Policy of ``'self'``); ``/api/state``, ``/api/game?id=…`` and
-  ``/api/games`` give the same JSON; ``/record.sgf?id=…`` and ``/record.psq?id=…`` the
-  game's record as a download, written by `wuzi.rules.formats`.
+  games) and ``/game?id=…`` (one game, replayable) are the same small page
+  (``web_assets/``: HTML, CSS and JS served from here, gzip when the browser takes it —
+  nothing from outside the venue, enforced by a Content-Security-Policy of ``'self'``);
+  ``/api/state``, ``/api/game?id=…`` and ``/api/games`` give the same JSON;
+  ``/record.sgf?id=…`` and ``/record.psq?id=…`` the game's record as a download, written
+  by `wuzi.rules.formats`.
 
 `ThreadingHTTPServer`: a thread per connection, so an open event stream costs a thread
 and a queue of at most `CLIENT_QUEUE` updates; a browser that falls that far behind is
