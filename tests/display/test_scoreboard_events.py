@@ -132,6 +132,19 @@ def test_the_overview_names_every_event_its_round_its_tables_and_leaders() -> No
     assert table_ranges([]) == ""
 
 
+def test_a_venue_file_of_one_event_has_no_overview() -> None:
+    model = VenueModel()
+    for topic, message in sample_hall_messages():
+        if getattr(message, "event_id", "") == "men":  # no host status: only the men's
+            model.apply(topic, message, 0)
+    pages = pages_of(model)
+    assert model.events() == ["men"]
+    assert [(p.kind, p.event, p.events) for p in pages] == [
+        ("tables", "men", 1),
+        ("standings", "men", 1),
+    ]
+
+
 def test_a_one_event_venue_pages_as_before() -> None:
     model = VenueModel()
     for topic, message in sample_messages():
