@@ -30,7 +30,8 @@ from typing import Any, NoReturn
 
 from wuzi.base.json_values import describe
 from wuzi.bus.topics import Topic, TopicError, TopicKind, parse_topic
-from wuzi.table.alerts import ALERT_KIND, AlertReason
+from wuzi.table.alerts import ALERT_KIND as ALERT_KIND  # the bus word of a referee alert
+from wuzi.table.alerts import AlertReason
 
 SCHEMA_VERSION = 1
 MAX_PAYLOAD_BYTES = 256 * 1024
