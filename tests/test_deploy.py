@@ -114,6 +114,15 @@ def test_the_director_writes_only_its_state_folder() -> None:
     assert keys["PrivateDevices"] == ["yes"] and "ReadWritePaths" not in keys
 
 
+def test_an_events_director_is_an_instance_of_its_event() -> None:
+    keys = directives(SYSTEMD / "wuzi-director@.service")
+    exec_start = keys["ExecStart"][0].split()
+    assert exec_start[exec_start.index("--event") + 1] == "%i"  # wuzi-director@men
+    assert "--db" not in exec_start  # the event's database is its [[events]] entry's
+    assert keys["StateDirectory"] == ["wuzi-director"]
+    assert keys["PrivateDevices"] == ["yes"] and "ReadWritePaths" not in keys
+
+
 def test_the_sysusers_file_makes_the_wuzi_user() -> None:
     text = (ROOT / "deploy" / "sysusers.d" / "wuzi.conf").read_text(encoding="utf-8")
     lines = [line.split() for line in text.splitlines() if line and not line.startswith("#")]
