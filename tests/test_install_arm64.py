@@ -2,17 +2,21 @@
 (qemu-user through binfmt), the unpacked bundle installs a table host offline with
 ``wuzi[host]`` only — no wuzi/sim, no wuzi/display, no pyglet in site-packages — installs
 deploy/ (the wuzi user, the units, the udev rules), answers ``wuzi host --help`` and builds
-the flash command from the installed firmware.
+the flash command from the installed firmware; and systemd, booted in a copy of that root
+(``systemd-nspawn -b``, scripts/kit-arm64-systemd.sh), starts wuzi-host.service as installed
+and it serves a table whose simulated board and clock unit are ptys of this machine.
 
 Slow, and it needs root, ``debootstrap`` and an aarch64 binfmt handler: the root is made
 once with the Debian archive (about 10 minutes) and kept in ``WUZI_ARM64_ROOT`` (default
 /var/tmp/wuzi-arm64-root); the bundle is built from the package index. Skipped where any of
-these is missing. `make test-slow` runs it."""
+these is missing (and systemd-nspawn, from systemd-container, for the second test). `make
+test-slow` runs them."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -87,3 +91,39 @@ def test_the_bundle_installs_a_table_host_on_arm64_bookworm(tmp_path: Path) -> N
     assert "usage: wuzi host [-h] --config VENUE.TOML" in done.stdout
     assert "wuzi/io/firmware-images/main.py" in done.stdout
     assert "uid=" in done.stdout and "(wuzi)" in done.stdout
+
+
+def test_systemd_starts_the_host_unit_in_the_arm64_image_and_it_serves_a_table(
+    tmp_path: Path,
+) -> None:
+    """scripts/kit-arm64-systemd.sh on a copy of the root: systemd (nspawn -b) starts
+    wuzi-host.service as install.sh installed it; the host, as user wuzi, sees a move on a
+    simulated board bound in from this machine and writes the game's record."""
+    if shutil.which("systemd-nspawn") is None:
+        pytest.skip("no systemd-nspawn (apt-get install systemd-container)")
+    root = tmp_path / "root"
+    subprocess.run(["cp", "-a", str(_arm64_root()), str(root)], check=True, timeout=600)
+    subprocess.run(
+        [sys.executable, ROOT / "scripts/bundle.py", "--out", tmp_path / "wuzi-bundle"],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    with socket.socket() as s:  # the image's Mosquitto shares this machine's network
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = subprocess.run(
+        ["sh", ROOT / "scripts/kit-arm64-systemd.sh", root, tmp_path / "wuzi-bundle.tar.gz"],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env={**os.environ, "PORT": str(port), "LOGS": str(tmp_path / "logs")},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    evidence = (tmp_path / "logs" / "evidence.txt").read_text()
+    assert "Active: active (running)" in evidence
+    assert "User=wuzi" in evidence and "NRestarts=0" in evidence, evidence
+    assert '"moves": [\n    "h8"\n  ]' in evidence  # the game's record, written by the host
+    assert "systemd-analyze verify /etc/systemd/system/wuzi-*.service\nclean" in evidence
+    table = (tmp_path / "logs" / "table.log").read_text()
+    assert '"moves":[112]' in table and '"result":"1/2-1/2"' in table, table
