@@ -196,7 +196,8 @@ class HostService:
         self.out.resend(self.tables.values())
         for table in self.tables.values():
             self.out.publish_state(table)
-        self.notifier.ready(f"serving {len(self.tables)} tables")
+        count = len(self.tables)
+        self.notifier.ready(f"serving {count} table{'' if count == 1 else 's'}")
         log.info("host %s serving tables %s", self.options.host_id, sorted(self.tables))
 
     def _recover_table(self, config: TableConfig) -> tuple[ServedTable, list[Record]]:
