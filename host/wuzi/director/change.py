@@ -10,6 +10,7 @@ the core exactly as it was. ``Work`` reads that state through ``CoreState``, whi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -18,7 +19,10 @@ from wuzi.director.games import AuditEntry, Game, HostSeen
 from wuzi.tournament.draw import DrawRecord
 from wuzi.tournament.event import Competition
 
-__all__ = ["Change", "CoreState", "Work", "tables_of"]
+__all__ = ["RUNNING", "Change", "CoreState", "Work", "tables_of"]
+
+RUNNING = ("playing", "paused", "adjourned")
+"""The table statuses of a game still under way (``TABLE_STATUSES`` less idle, finished)."""
 
 
 class CoreState(Protocol):
@@ -54,6 +58,21 @@ class CoreState(Protocol):
     @property
     def live(self) -> Mapping[int, tuple[str | None, str]]:
         """Each table's game and status as its retained state last showed them."""
+        ...
+
+    @property
+    def states(self) -> Mapping[int, TableState]:
+        """Each table's newest retained state."""
+        ...
+
+    @property
+    def seen(self) -> AbstractSet[str]:
+        """Every event, command and note id acted on (a repeat changes nothing)."""
+        ...
+
+    @property
+    def event_id(self) -> str:
+        """The venue file's event this director runs ("" for a venue of one event)."""
         ...
 
 
@@ -116,6 +135,16 @@ class Work:
             return False
         gid, status = self.core.live.get(game.table, (None, "idle"))
         return gid == game.id and status != "idle"
+
+    def held(self, table: int) -> TableState | None:
+        """The table's retained state when it shows a game of *another* event still
+        running (a table moved between events while its old event's game goes on): the
+        director assigns nothing there until that game ends. None when the table is free
+        of other events (a state without an event id is a one-event venue's: not held)."""
+        state = self.change.states.get(table) or self.core.states.get(table)
+        if state is None or not state.event_id or state.event_id == self.core.event_id:
+            return None
+        return state if state.status in RUNNING else None
 
     def game(self, gid: str) -> Game | None:
         return self.change.games.get(gid) or self.core.games.get(gid)

@@ -2,11 +2,14 @@
 
 Contracts (docs/director.md):
 
-* ``wuzi director --config VENUE.TOML [--db FILE] [--auto-confirm] [--time-scale X]
-  [--opening NAME] [--broker URL] [--command-max-age SECONDS] [--log-level LEVEL]`` runs
-  the director until SIGTERM/SIGINT (exit 0). The database is the competition's own
-  (``wuzi tournament --db FILE new …`` creates it); ``--db`` is required unless the venue
-  file names it (``[director] database``).
+* ``wuzi director --config VENUE.TOML [--event ID] [--db FILE] [--auto-confirm]
+  [--time-scale X] [--opening NAME] [--broker URL] [--command-max-age SECONDS]
+  [--log-level LEVEL]`` runs the director until SIGTERM/SIGINT (exit 0). The database is
+  the competition's own (``wuzi tournament --db FILE new …`` creates it); ``--db`` is
+  required unless the venue file names it (``[director] database``). A venue file with
+  ``[[events]]`` runs one director per event: ``--event ID`` is required there (and
+  refused without ``[[events]]``); the database is the event's own (``--db`` may not name
+  another event's) and must be that event's (`wuzi.director.events`).
 * ``wuzi director audit --db FILE [--format text|html] [--output FILE] [--utc]`` prints
   the audit log for the appeals committee.
 
@@ -42,6 +45,12 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--config", metavar="VENUE.TOML", help="the venue file")
+    parser.add_argument(
+        "--event",
+        metavar="ID",
+        help="the event to run, of a venue file with [[events]] (required there): its "
+        "database and only its tables",
+    )
     parser.add_argument(
         "--db",
         metavar="FILE",
@@ -104,6 +113,8 @@ def _fail(message: str) -> int:
 def _run(args: argparse.Namespace) -> int:
     from wuzi.bus.url import BusConfigError, parse_broker_url
     from wuzi.config import ConfigError, load_venue
+    from wuzi.director.events import choose_event, event_database
+    from wuzi.director.schedule import DirectorError
     from wuzi.director.service import DirectorOptions, DirectorService
 
     if not args.config:
@@ -115,7 +126,15 @@ def _run(args: argparse.Namespace) -> int:
         venue = load_venue(args.config)
     except ConfigError as exc:
         return _fail(str(exc))
-    db = args.db or getattr(venue, "director_database", None)
+    try:
+        event = choose_event(venue, args.event)
+        db = (
+            event_database(venue, event, args.db)
+            if event is not None
+            else args.db or venue.director_database
+        )
+    except DirectorError as exc:
+        return _fail(str(exc))
     if not db:
         return _fail(
             f"no database: give --db FILE (or 'database' in the [director] table of "
@@ -146,6 +165,7 @@ def _run(args: argparse.Namespace) -> int:
         command_max_age_ms=int(args.command_max_age * 1000),
         broker_url=args.broker,
         base_dir=None,  # load_venue made the file's relative paths relative to its folder
+        event_id=args.event,
     )
     service = DirectorService(venue, options)
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -171,6 +191,9 @@ def _audit(args: argparse.Namespace) -> int:
     try:
         records = store.audit_records()
         event = store.event_name()
+        stamp = store.event_stamp()  # a hall of several events: which one this log is
+        if stamp is not None:
+            event = f"{event} (event {stamp.event} of venue {stamp.venue})"
         records += pending_draws(store.unaudited_draws())
     except (TournamentError, sqlite3.Error) as exc:
         return _fail(f"audit: {exc}")

@@ -51,7 +51,7 @@ from wuzi.bus.schemas import (
     TableState,
 )
 from wuzi.director import matches, places, screens
-from wuzi.director.change import Change, Work, tables_of
+from wuzi.director.change import RUNNING, Change, Work, tables_of
 from wuzi.director.games import (
     AUTO,
     Game,
@@ -84,7 +84,7 @@ DEFAULT_COMMAND_MAX_AGE_MS = 12 * 3600 * 1000
 by the broker while the director was down arrive late, and every accepted command id is
 kept for good, so a repeat is recognised however old."""
 
-_PLAYING = ("playing", "paused", "adjourned")
+_PLAYING = RUNNING
 
 
 @dataclass(frozen=True)
@@ -109,15 +109,23 @@ class DirectorCore:
         seen: Iterable[str] = (),
         hosts: Mapping[str, HostSeen] | None = None,
         draws: Iterable[DrawRecord] = (),
+        event_id: str = "",
+        venue_tables: Sequence[tuple[int, str]] | None = None,
     ) -> None:
         numbers = [n for n, _ in tables]
         if not numbers:
-            raise DirectorError("the venue has no tables")
+            raise DirectorError(
+                f"event {event_id!r} has no tables" if event_id else "the venue has no tables"
+            )
         if len(set(numbers)) != len(numbers):
             raise DirectorError("the venue lists a table twice")
         self.comp = competition
         self.tables = tuple(numbers)
-        self.host_of = dict(tables)
+        # every table of the venue and its host: a result is taken only from that host;
+        # the tables of other events (venue_tables less tables) are not this director's
+        self.host_of = dict(venue_tables if venue_tables is not None else tables)
+        self.host_of.update(tables)
+        self.event_id = event_id  # the venue file's [[events]] id; "" for one event
         self.options = options
         self.keys = dict(referee_keys or {})
         self.games: dict[str, Game] = {}
@@ -146,11 +154,21 @@ class DirectorCore:
         for gid in reversed(self.by_table.get(table, ())):
             game = self.games[gid]
             if game.table == table and game.state != "cancelled":
-                return assignment_of(game)
+                return replace(assignment_of(game), event_id=self.event_id)
         return None
 
     def competition_state(self, now_ms: int) -> CompetitionState:
-        return screens.competition_state(self.comp, list(self.games.values()), self.live, now_ms)
+        state = screens.competition_state(self.comp, list(self.games.values()), self.live, now_ms)
+        return replace(state, event_id=self.event_id)
+
+    def foreign(self, table: int | None) -> bool:
+        """A table of another event of the venue: its results, states and commands are
+        that event's director's, never this one's (ignored, not refused: no audit noise).
+        A table of this event's that the venue file moved away still counts as this
+        event's while a game of this event is open on it."""
+        if table is None or table in self.tables or table not in self.host_of:
+            return False
+        return not any(self.games[g].open for g in self.by_table.get(table, ()))
 
     @property
     def finished(self) -> bool:
@@ -199,6 +217,7 @@ class DirectorCore:
                 DIRECTOR,
                 "director-started",
                 event=comp.settings.name,
+                event_id=self.event_id or None,
                 round=len(comp.rounds),
                 tables=len(self.tables),
                 auto_confirm=self.options.auto_confirm,
@@ -234,7 +253,7 @@ class DirectorCore:
 
     def on_result_event(self, event: TableEvent, now_ms: int) -> Change:
         """A host's table event; only kind ``result`` concerns the director."""
-        if event.kind != "result" or event.event_id in self.seen:
+        if event.kind != "result" or event.event_id in self.seen or self.foreign(event.table):
             return Change(now_ms)
         work = Work(self, now_ms)
         work.change.seen.append(event.event_id)
@@ -289,11 +308,26 @@ class DirectorCore:
         and, for a game whose result the director never received, the result it shows.
         A state older than the newest one of its table changes nothing."""
         work = Work(self, now_ms)
+        if self.foreign(state.table):
+            return work.change
         old = self.states.get(state.table)
         if not supersedes(state, old):
             return work.change
         if state != old:
             work.change.states[state.table] = state
+        if state.event_id and state.event_id != self.event_id:
+            # another event's game (the table was moved to this event): not ours to
+            # show or take a result from; once it no longer runs, the table is free
+            was_held = Work(self, now_ms).held(state.table) is not None
+            if self.live.get(state.table) != (None, "idle"):
+                work.change.live[state.table] = (None, "idle")
+                work.change.screens = True
+            if was_held and work.held(state.table) is None:
+                self._allocate(work)
+            return work.change
+        was_held = Work(self, now_ms).held(state.table) is not None
+        if was_held:
+            self._allocate(work)
         live = (state.game_id, state.status)
         before = self.live.get(state.table)
         if before != live:
@@ -334,6 +368,8 @@ class DirectorCore:
         """A referee command; only the director's actions (``confirm-result``) count."""
         if cmd.action not in DIRECTOR_ACTIONS or cmd.command_id in self.seen:
             return Change(now_ms)
+        if self.foreign(cmd.table):
+            return Change(now_ms)  # the other event's director's command
         work = Work(self, now_ms)
         actor = f"referee:{cmd.referee}"
         base = {"command": cmd.command_id, "table": cmd.table, "args": dict(cmd.args)}
@@ -369,6 +405,13 @@ class DirectorCore:
             host_at_ms=status.at_ms,
         )
         return work.change
+
+    def _allocate(self, work: Work) -> None:
+        """Waiting games take tables that just came free (another event's game ended)."""
+        try:
+            matches.allocate(self.floor, work)
+        except (TournamentError, TableError) as exc:
+            work.audit(DIRECTOR, "allocation-failed", reason=str(exc))
 
     # -- results ------------------------------------------------------------------------
 

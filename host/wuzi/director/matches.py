@@ -321,7 +321,27 @@ def advance(floor: Floor, work: Work) -> None:
 
 
 def is_free(work: Work, table: int) -> bool:
-    return all(not g.open for g in work.table_games(table))
+    """No open game of this event on the table, and no running game of another event
+    (`Work.held`: logged once per table and game, the game waits for the table)."""
+    if not all(not g.open for g in work.table_games(table)):
+        return False
+    held = work.held(table)
+    if held is None:
+        return True
+    ref = f"held:{table}:{held.event_id}:{held.game_id}"
+    if ref not in work.core.seen and ref not in work.change.seen:
+        work.change.seen.append(ref)
+        work.audit(
+            DIRECTOR,
+            "table-held",
+            table=table,
+            other_event=held.event_id,
+            other_game=held.game_id,
+            status=held.status,
+            reason=f"table {table} still plays game {held.game_id} of event "
+            f"{held.event_id!r} ({held.status}); it is assigned when that game ends",
+        )
+    return False
 
 
 def create(floor: Floor, work: Work, planned: PlannedGame, preferred: int | None) -> Game:

@@ -55,14 +55,32 @@ from wuzi.bus.schemas import (
     TableEvent,
     TableState,
 )
-from wuzi.config import VenueConfig
-from wuzi.config.credentials import referee_keys
+from wuzi.config import EventConfig, VenueConfig
+from wuzi.config.credentials import (
+    CredentialError,
+    Login,
+    Role,
+    client_id_of,
+    default_secret_file,
+    login,
+    read_secret_file,
+    referee_keys,
+    shared_login,
+)
 from wuzi.director.core import (
     DEFAULT_COMMAND_MAX_AGE_MS,
     Change,
     CoreOptions,
     DirectorCore,
     tables_of,
+)
+from wuzi.director.events import (
+    EventStamp,
+    check_defaults,
+    check_stamp,
+    choose_event,
+    event_database,
+    event_tables,
 )
 from wuzi.director.store import DirectorStore, StaleCompetition, Stored
 
@@ -85,6 +103,7 @@ class DirectorOptions:
     command_max_age_ms: int = DEFAULT_COMMAND_MAX_AGE_MS
     broker_url: str | None = None  # instead of the venue file's
     base_dir: Path | None = None  # where the venue file's relative paths start
+    event_id: str | None = None  # the venue file's [[events]] id (--event); None: one event
 
     def core_options(self) -> CoreOptions:
         return CoreOptions(
@@ -108,7 +127,14 @@ class DirectorService:
         self.venue = venue
         self.options = options
         self.wall_ms = wall_ms
-        self.director_id = venue.director_id or DEFAULT_DIRECTOR_ID
+        # DirectorError (a ValueError) when --event does not fit the venue file
+        self.event = choose_event(venue, options.event_id)
+        # one director per event: the event's id is its name on the bus (its accounts
+        # wuzi.<venue>.director.<event> and wuzi.<venue>.director-live.<event>)
+        self.director_id = (
+            self.event.id if self.event is not None else venue.director_id or DEFAULT_DIRECTOR_ID
+        )
+        self.tables = event_tables(venue, self.event)
         self.store = DirectorStore(options.db_path)
         self.boot_id = uuid.uuid4().hex[:16]
         self.core: DirectorCore | None = None
@@ -134,6 +160,7 @@ class DirectorService:
         self._keys = referee_keys(self.venue, self.options.base_dir)
         with self._lock:
             stored = self.store.open()
+            self._check_event(stored)
             self._resume(stored, external=None)
             self._connect_bus()
             self._publish_everything()
@@ -146,18 +173,32 @@ class DirectorService:
             len(self.core.tables),
         )
 
+    def _check_event(self, stored: Stored) -> None:
+        """The database must be this event's (`wuzi.director.events`): stamped on the
+        first start of an event's director, refused when stamped for another."""
+        db = str(self.options.db_path)
+        check_stamp(self.store.event_stamp(), self.venue, self.event, db)
+        if self.event is None:
+            return
+        event_database(self.venue, self.event, db)  # not another event's file
+        check_defaults(self.venue, self.event, stored.competition, self.options.opening)
+        stamp = EventStamp(self.venue.id, self.event.id)
+        check_stamp(self.store.stamp_event(stamp), self.venue, self.event, db)
+
     def _resume(self, stored: Stored, external: list[str] | None) -> None:
         """A core from what is stored, its start change stored and applied."""
         old = self.core
         core = DirectorCore(
             stored.competition,
-            tables_of(self.venue),
+            self.tables,
             options=self.options.core_options(),
             referee_keys=self._keys,
             games=stored.games,
             seen=stored.seen,
             hosts=stored.hosts,
             draws=stored.draws,
+            event_id=self.event.id if self.event is not None else "",
+            venue_tables=tables_of(self.venue),
         )
         if old is not None:
             core.live.update(old.live)
@@ -169,16 +210,15 @@ class DirectorService:
         self._log_audit(change)
 
     def _connect_bus(self) -> None:
-        from wuzi.config.credentials import login
-
         broker = self.venue.broker
         venue = self.venue.id
         status_topic = topics.host_status(venue, self.director_id)
         # Two connections, two accounts (wuzi.<venue>.director.<id> and
         # wuzi.<venue>.director-live.<id>) with one password: the broker binds each client
         # id to its account, so neither can push the other off (docs/security.md).
-        persistent = login(self.venue, "director", self.director_id)
-        live = login(self.venue, "director-live", self.director_id)
+        persistent = director_login(self.venue, "director", self.event)
+        live = director_login(self.venue, "director-live", self.event)
+        log.info("director %s: %s", self.director_id, persistent.describe())
 
         def status(online: bool) -> RetainedMessage:
             message = HostStatus(self.director_id, online, (), self.boot_id, self.wall_ms())
@@ -196,7 +236,7 @@ class DirectorService:
             on_rejected=self._rejected,
             persistent_session=True,
         )
-        for topic_filter in (topics.all_table_events(venue), topics.arbiter_commands(venue)):
+        for topic_filter in (*self._filters("events"), topics.arbiter_commands(venue)):
             self.bus.subscribe(topic_filter, self._on_message)
         # Retained messages on a connection of their own with a clean session: the broker
         # re-sends the latest of each at every connect, so queueing every table state of
@@ -210,10 +250,27 @@ class DirectorService:
             ca_file=self._path(broker.ca_file) if broker.ca_file else None,
             on_rejected=self._rejected,
         )
-        for topic_filter in (topics.all_table_states(venue), topics.all_host_statuses(venue)):
+        for topic_filter in (*self._filters("state"), *self._filters("hosts")):
             self.live_bus.subscribe(topic_filter, self._on_message)
         self.bus.connect()
         self.live_bus.connect()
+
+    def _filters(self, kind: str) -> list[str]:
+        """What the director reads of the tables: every table's ``events`` / ``state`` and
+        every host's status in a venue of one event; an event's director only its own
+        tables' and their hosts' (its broker account may read no other: docs/security.md)."""
+        venue = self.venue.id
+        if self.event is None:
+            every = {
+                "events": topics.all_table_events,
+                "state": topics.all_table_states,
+                "hosts": topics.all_host_statuses,
+            }
+            return [every[kind](venue)]
+        if kind == "hosts":
+            return [topics.host_status(venue, h) for h in sorted({h for _, h in self.tables})]
+        one = topics.table_events if kind == "events" else topics.table_state
+        return [one(venue, n) for n, _ in self.tables]
 
     def _path(self, name: str) -> str:
         base = self.options.base_dir
@@ -340,7 +397,8 @@ class DirectorService:
             log.warning("%s: asking for the retained table states again", seen.gap)
             live = self.live_bus
             if live is not None:
-                live.resubscribe(topics.all_table_states(self.venue.id))
+                for topic_filter in self._filters("state"):
+                    live.resubscribe(topic_filter)
 
     def _apply(self, compute: Callable[[DirectorCore, int], Change]) -> None:
         assert self.core is not None
@@ -422,6 +480,38 @@ class DirectorService:
             return
         state = self.core.competition_state(self.wall_ms())
         try:
-            self.bus.publish(topics.competition_state(self.venue.id), state)
+            event = self.event.id if self.event is not None else None
+            self.bus.publish(topics.competition_state(self.venue.id, event), state)
         except ValueError as exc:  # a bug: log it, never stop the competition for it
             log.error("the competition state was not published: %s", exc)
+
+
+def director_login(venue: VenueConfig, role: Role, event: EventConfig | None) -> Login:
+    """How the director's connection ``role`` (``director`` / ``director-live``) logs in.
+
+    A venue of one event: `wuzi.config.credentials.login` (``[director]``'s file). An
+    event's director: the accounts ``wuzi.<venue>.director.<event>`` and
+    ``wuzi.<venue>.director-live.<event>``, one password, from the event's
+    ``broker_password_file`` or by default ``secrets/<event id>.pass`` next to the venue
+    file (what ``wuzi venue broker-config`` writes for it); without that default file the
+    shared ``[broker]`` login or anonymous, as for every process. A named file that
+    cannot be read is a `CredentialError` naming the key. (The one place the event's
+    password file is looked up: keep it in step with `wuzi.config.credentials`.)"""
+    if event is None:
+        return login(venue, role, venue.director_id or DEFAULT_DIRECTOR_ID)
+    name = client_id_of(venue, role, event.id)
+    named = event.broker_password_file
+    path = named if named is not None else default_secret_file(venue, event.id)
+    if named is None and not Path(path).exists():
+        return shared_login(venue, name, f"no password file {path}")
+    try:
+        password = read_secret_file(path)
+    except (OSError, ValueError) as exc:
+        shown = path if named is not None else f"{path} (the default)"
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CredentialError(
+            venue.source,
+            f"{event.key}.broker_password_file",
+            f"cannot read the password file {shown}: {reason}",
+        ) from None
+    return Login(name, name, password, f"password file {path}")

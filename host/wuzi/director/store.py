@@ -13,7 +13,10 @@ the director runs it from the same file. Beside the tournament tables the direct
 * ``director_host`` — the last status seen of each host (so a restart logs only changes);
   the draws of lots are the tournament's (``wuzi.tournament.draw_store``), read with the
   competition;
-* ``director_meta`` — the director schema's version.
+* ``director_meta`` — the director schema's version, and (``venue_event``) the venue
+  event the database belongs to in a hall of several events (``stamp_event``: written at
+  the first start of ``wuzi director --event``, checked at every later one,
+  `wuzi.director.events`).
 
 Every change of one input is written in one ``BEGIN IMMEDIATE`` transaction (SQLite's
 rollback journal, ``synchronous=FULL``): a crash at any instant — SIGKILL, a power cut —
@@ -33,6 +36,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from wuzi.director.events import EventStamp
 from wuzi.director.games import GAME_STATES, AuditEntry, Game, HostSeen
 from wuzi.director.schedule import DirectorError, PlannedGame
 from wuzi.tournament.draw import DrawRecord
@@ -273,6 +277,45 @@ class DirectorStore(TournamentStore):
 
     def event_name(self) -> str:
         return self.load().settings.name
+
+    def event_stamp(self) -> EventStamp | None:
+        """The venue event the database belongs to, or None (never stamped: a one-event
+        venue's, or a director not yet started on it)."""
+        try:
+            with self._transaction() as conn:
+                return self._event_stamp(conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a tournament database: {exc}") from None
+
+    def _event_stamp(self, conn: sqlite3.Connection) -> EventStamp | None:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "director_meta" not in tables:
+            return None
+        row = conn.execute("SELECT value FROM director_meta WHERE key = 'venue_event'").fetchone()
+        if row is None:
+            return None
+        try:
+            value = json.loads(row[0])
+            return EventStamp(str(value["venue"]), str(value["event"]))
+        except (ValueError, KeyError, TypeError):
+            raise StoreError(f"{self.path}: director_meta venue_event is stored badly") from None
+
+    def stamp_event(self, stamp: EventStamp) -> EventStamp:
+        """Write ``stamp`` unless the database has one already; returns the stamp the
+        database has now (the caller compares: a start racing another keeps the first)."""
+        try:
+            with self._transaction() as conn:
+                self._ensure_schema(conn)
+                found = self._event_stamp(conn)
+                if found is not None:
+                    return found
+                conn.execute(
+                    "INSERT INTO director_meta (key, value) VALUES ('venue_event', ?)",
+                    (_json({"venue": stamp.venue, "event": stamp.event}),),
+                )
+                return stamp
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a tournament database: {exc}") from None
 
     def log_seq(self) -> int:
         """The tournament log's last seq (has anyone written since the director read?):

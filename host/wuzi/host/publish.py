@@ -241,7 +241,9 @@ def table_state(
     zero clocks. With one: the standing stones in order, the offers not decided yet,
     both clocks by colour (after a swap the first seat holds White), whose clock runs,
     and the result with Black's score first. ``seq`` is the last public event's number;
-    ``game_id`` defaults to the assignment's.
+    ``game_id`` defaults to the assignment's, and ``event_id`` is the assignment's (the
+    venue file's event its game belongs to, so screens and directors of a hall of
+    several events tell the tables apart).
     """
     table = _check_table(table)
     _check_assignment(table, assignment)
@@ -250,6 +252,7 @@ def table_state(
     black, white = _names(assignment, session)
     board = None if assignment is None else assignment.board
     game_in_match = None if assignment is None else assignment.game_in_match
+    event_id = "" if assignment is None else assignment.event_id  # its event, in a hall of several
     game_id = _game_id(game_id, assignment)
     if session is None:
         state = TableState(
@@ -268,6 +271,7 @@ def table_state(
             offers=(),
             board=board,
             game_in_match=game_in_match,
+            event_id=event_id,
         )
     else:
         game, clock = session.game, session.clock
@@ -288,6 +292,7 @@ def table_state(
             offers=game.offers,
             board=board,
             game_in_match=game_in_match,
+            event_id=event_id,
         )
     _checked(topics.table_state(_CHECK_VENUE, table), state, f"table {table}'s state")
     return state

@@ -62,7 +62,8 @@ def game_record(
     """The record of the session's current game, named as the director named it: the
     event (the assignment's, else the venue's ``event``), round, match, board, both
     players with their teams and ids, the game in the match, the start time (the wall
-    clock when the game began, ``started_wall_ms``), and the game id as a tag."""
+    clock when the game began, ``started_wall_ms``), and the game id as a tag (and the
+    venue event's id, ``event_id``, in a hall of several events)."""
     setup = session.setup
     fields: dict[str, object] = {
         "event": event,
@@ -81,6 +82,8 @@ def game_record(
         fields["board"] = a.board
         fields["game_number"] = a.game_in_match
         tags = {"game_id": a.game_id}
+        if a.event_id:  # the venue file's event, in a hall of several (docs/records.md)
+            tags["event_id"] = a.event_id
         if a.playoff:
             tags["playoff"] = "yes"
         fields["tags"] = tags
