@@ -6,7 +6,8 @@
     wuzi clock-display --state FILE.json [--table N] --snapshot out.png
 
 It reads the table's retained ``table/<n>/state`` (and ``assignments/<n>`` for the time
-control) — nothing referee-only — and draws the two clocks only when a face changes
+control, ``competition/#`` for the names of the events of a hall of several: the title
+names the event of the table's game) — nothing referee-only — and draws the two clocks only when a face changes
 (`ClockModel.next_change_ms`). ``--sample`` is a built-in table in play
 (`wuzi.display.clock_sample`); ``--state`` a saved state in the scoreboard's format
 (`wuzi.display.sample`: a JSON list of ``{topic, payload}``). ``--snapshot`` renders one
@@ -455,7 +456,8 @@ def _run(args: argparse.Namespace) -> int:
     prepare(bool(args.snapshot))
     from wuzi.display.feed import monotonic_ms
 
-    filters = (f"table/{table}/state", f"assignments/{table}")
+    # competition/#: the events' names, for the title in a hall of several events
+    filters = (f"table/{table}/state", f"assignments/{table}", "competition/#")
     name = screen_name(args, f"clock{table}")
     screen_login(source, args, "screen", name)  # a live screen: it reads table/<n>/state
     snap = bool(args.snapshot)

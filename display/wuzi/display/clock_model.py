@@ -18,6 +18,12 @@ side's time until the flag, not the byo-yomi period, the moves left in a period 
 delay marker (`wuzi.clock.snapshot.SideView` has them on the host), so this face shows
 the time control's text from the assignment and the move counts, and no period.
 
+Events: in a hall of several events (the 2019 open's three groups at once) the face names
+the event of the table's game in its title bar — from the state's ``event_id``, named by
+that event's retained `CompetitionState` (``competition/<event>/state``, its ``event``)
+when the display reads ``competition/#``, else by the assignment's ``event``, else the id
+itself. A one-event venue (``event_id`` "") shows no event, as before.
+
 `clock_face` is the same computation for any state (the arbiter view shows the focused
 table's clocks with it). Pure: no I/O, no clock.
 """
@@ -27,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wuzi.bus.newest import supersedes
-from wuzi.bus.schemas import Assignment, Cleared, Message, TableState
+from wuzi.bus.schemas import Assignment, Cleared, CompetitionState, Message, TableState
 from wuzi.bus.topics import TopicError, TopicKind, parse_topic
 from wuzi.display.timefmt import (
     NEVER_MS,
@@ -44,6 +50,7 @@ __all__ = [
     "ClockModel",
     "SideFace",
     "clock_face",
+    "event_name",
     "waiting_face",
 ]
 
@@ -82,7 +89,7 @@ class ClockFace:
     """Everything the clock display draws; equal faces look the same on screen."""
 
     table: int
-    title: str  # "第 3 桌 Table 3"
+    title: str  # "第 3 桌 Table 3", "第 3 桌 Table 3 · 男子组 Men's group" in a hall of events
     black: SideFace
     white: SideFace
     status: str  # one of TABLE_STATUSES, or "waiting" before any state arrived
@@ -98,8 +105,24 @@ class ClockFace:
         return self.black, self.white
 
 
-def _title(table: int) -> str:
-    return f"第 {table} 桌 Table {table}"
+def _title(table: int, event: str = "") -> str:
+    title = f"第 {table} 桌 Table {table}"
+    return f"{title} · {event}" if event else title
+
+
+def event_name(
+    event_id: str, names: dict[str, str], assignment: Assignment | None = None
+) -> str:
+    """How a screen names event ``event_id`` ("" for none): its competition's name from
+    ``names`` (event id to `CompetitionState.event`), else the assignment's of that event,
+    else the id itself."""
+    if not event_id:
+        return ""
+    if names.get(event_id):
+        return names[event_id]
+    if assignment is not None and assignment.event_id == event_id and assignment.event:
+        return assignment.event
+    return event_id
 
 
 def _detail(state: TableState | None, assignment: Assignment | None) -> str:
@@ -147,13 +170,18 @@ def waiting_face(table: int) -> ClockFace:
 
 
 def clock_face(
-    state: TableState, base_ms: int, now_ms: int, assignment: Assignment | None = None
+    state: TableState,
+    base_ms: int,
+    now_ms: int,
+    assignment: Assignment | None = None,
+    event: str = "",
 ) -> ClockFace:
     """The face of ``state`` received at ``base_ms`` (screen time), seen at ``now_ms``.
 
     Only the side named by ``state.running`` is extrapolated; a paused, adjourned or
     finished table shows the times as the state gave them. Colours alternate Black first
-    in ``state.moves`` (every opening keeps that order), which gives the stone counts."""
+    in ``state.moves`` (every opening keeps that order), which gives the stone counts.
+    ``event``: the name of the game's event, shown in the title ("" none)."""
     moves = len(state.moves)
     idle = state.status == "idle"
     sides = []
@@ -170,7 +198,7 @@ def clock_face(
     result = RESULT_LABELS.get(state.result or "", "") if state.status == "finished" else ""
     return ClockFace(
         table=state.table,
-        title=_title(state.table),
+        title=_title(state.table, event),
         black=sides[0],
         white=sides[1],
         status=state.status,
@@ -199,6 +227,7 @@ class ClockModel:
         self.state: TableState | None = None
         self.base_ms = 0  # screen time the state was received at
         self.assignment: Assignment | None = None
+        self.event_names: dict[str, str] = {}  # event id -> its competition's name
 
     def apply(self, topic: str, message: Message, received_ms: int) -> bool:
         """Fold one message in; True if it changed what the model holds. Messages of
@@ -208,6 +237,8 @@ class ClockModel:
             where = parse_topic(topic)
         except TopicError:
             return False
+        if where.kind is TopicKind.COMPETITION:
+            return self._apply_competition(where.event or "", message)
         if where.table != self.table:
             return False
         if where.kind is TopicKind.TABLE_STATE:
@@ -229,10 +260,27 @@ class ClockModel:
                 return True
         return False
 
+    def _apply_competition(self, event: str, message: Message) -> bool:
+        """An event's summary: only its name matters here (the title)."""
+        old = self.event_names.get(event)
+        if isinstance(message, CompetitionState):
+            self.event_names[event] = message.event
+        elif isinstance(message, Cleared):
+            self.event_names.pop(event, None)
+        return self.event_names.get(event) != old
+
+    @property
+    def event(self) -> str:
+        """The name of the event of the table's game ("" in a one-event venue)."""
+        event_id = self.state.event_id if self.state is not None else ""
+        if not event_id and self.assignment is not None:
+            event_id = self.assignment.event_id
+        return event_name(event_id, self.event_names, self.assignment)
+
     def face(self, now_ms: int) -> ClockFace:
         if self.state is None:
             return waiting_face(self.table)
-        return clock_face(self.state, self.base_ms, now_ms, self.assignment)
+        return clock_face(self.state, self.base_ms, now_ms, self.assignment, self.event)
 
     def next_change_ms(self, now_ms: int) -> int:
         """Milliseconds (≥ 1) until the face changes with no new message, or `NEVER_MS`."""

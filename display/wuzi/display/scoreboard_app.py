@@ -52,6 +52,7 @@ class ScoreboardApp:
     focus: int | None = None
     footer: str = ""
     page_kind: str | None = None  # show the first page of this kind and hold it (snapshots)
+    event: str | None = None  # keep to this event's pages (a hall of several events)
     frames: int = 0
     _shown: tuple[int, Page | None] | None = None
     _due_ms: int = 0
@@ -71,6 +72,7 @@ class ScoreboardApp:
             tables_per_page=self.renderer.tables_per_page,
             standings_rows=self.renderer.standings_rows,
             focus=self.focus,
+            event=self.event,
         )
         if self.page_kind is not None:
             chosen = [p for p in pages if p.kind == self.page_kind]

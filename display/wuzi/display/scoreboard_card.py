@@ -88,6 +88,28 @@ def grid_shape(width: int, height: int) -> tuple[int, int]:
     return (6, 4) if width >= height else (4, 6)
 
 
+def fitted_grid(count: int, cols: int, rows: int, width: float, height: float) -> tuple[int, int]:
+    """The grid for a page of only ``count`` cards within a ``cols`` x ``rows`` page of
+    ``width`` x ``height``: the one whose cards are drawn largest (scaled as a whole
+    against a card of the full grid, whose proportions the card's layout is made for),
+    the fewer cells on a tie. A hall of several events gives each event its own pages,
+    often of a few tables: eight tables on a 24-card grid would leave two thirds of the
+    screen empty and the boards small across the hall."""
+    count = max(1, min(count, cols * rows))
+    full_w, full_h = width / cols, height / rows
+    best: tuple[float, int, tuple[int, int]] | None = None
+    for c in range(1, cols + 1):
+        for r in range(1, rows + 1):
+            if c * r < count:
+                continue
+            scale = min(width / c / full_w, height / r / full_h)
+            key = (-scale, c * r, (c, r))
+            if best is None or key < best:
+                best = key
+    assert best is not None
+    return best[2]
+
+
 def fit_text(text: str, max_px: float, font_px: float) -> str:
     """``text`` cut (with …) to about ``max_px`` wide: CJK characters count a full em,
     others about 0.58 em — a cheap estimate, refined by measuring in `_fit`."""

@@ -3,21 +3,24 @@
 Live::
 
     wuzi scoreboard --broker mqtt://broker:1883 [--venue ID] [--public] [--fullscreen]
-                    [--delay-minutes N] [--page-seconds S] [--focus TABLE]
+                    [--delay-minutes N] [--page-seconds S] [--focus TABLE] [--event ID]
     wuzi scoreboard --config venue.toml          # broker URL, credentials and venue id
 
 One frame, no broker and no display needed (pyglet's headless EGL mode, else Xvfb)::
 
     wuzi scoreboard --sample --snapshot out.png --size 1920x1080 [--page bracket]
+    wuzi scoreboard --sample hall --snapshot out.png [--event men] [--page standings]
     wuzi scoreboard --state saved.json --snapshot out.png
     wuzi scoreboard --sample --save-state sample.json   # the saved-state format, to edit
     wuzi scoreboard --broker URL --snapshot out.png [--listen-seconds 2]  # the live venue
 
 Without ``--venue`` the screen subscribes with ``+`` in the venue level and keeps the
 venue of the first message. It reads ``table/+/state`` (``public/table/+/state`` with
-``--public``), ``host/+/status``, ``assignments/+`` and ``competition/state`` — never
-anything under ``arbiter/``. Exit status 0, 1 on bad input (the message says what), 2 on a
-usage error.
+``--public``), ``host/+/status``, ``assignments/+`` and ``competition/#`` (the one-event
+``competition/state`` and each event's ``competition/<event>/state``) — never anything
+under ``arbiter/``. A hall of several events is cycled through event by event (each
+event's tables, bracket and standings under its name); ``--event ID`` keeps to one.
+Exit status 0, 1 on bad input (the message says what), 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from typing import Any
 
 __all__ = ["FILTERS", "PUBLIC_FILTERS", "register"]
 
-FILTERS = ("table/+/state", "host/+/status", "assignments/+", "competition/state")
-PUBLIC_FILTERS = ("public/table/+/state", "host/+/status", "assignments/+", "competition/state")
-PAGE_KINDS = ("tables", "bracket", "standings")
+FILTERS = ("table/+/state", "host/+/status", "assignments/+", "competition/#")
+PUBLIC_FILTERS = ("public/table/+/state", "host/+/status", "assignments/+", "competition/#")
+PAGE_KINDS = ("tables", "bracket", "standings", "events")
+SAMPLES = ("team", "hall")
 
 
 def register(subparsers: Any) -> None:
@@ -46,7 +50,14 @@ def register(subparsers: Any) -> None:
     source.add_argument(
         "--config", metavar="VENUE.TOML", help="take the broker and venue id from a venue file"
     )
-    source.add_argument("--sample", action="store_true", help="the built-in sample venue")
+    source.add_argument(
+        "--sample",
+        nargs="?",
+        const="team",
+        choices=SAMPLES,
+        help="a built-in sample venue: team (the default: a team knockout) or hall (three "
+        "events at once: the 2019 open's groups)",
+    )
     source.add_argument(
         "--state", metavar="FILE.json", help="a saved state: a JSON list of {topic, payload}"
     )
@@ -77,6 +88,12 @@ def register(subparsers: Any) -> None:
         help="turn the page every S seconds (0: hold; default 15)",
     )
     p.add_argument("--focus", type=int, metavar="TABLE", help="show one table only, large")
+    p.add_argument(
+        "--event",
+        metavar="ID",
+        help="a hall of several events: show this event only (its tables, bracket and "
+        "standings; default: each event in turn)",
+    )
     p.add_argument("--fullscreen", action="store_true", help="full screen window")
     p.add_argument(
         "--stale-seconds",
@@ -122,10 +139,10 @@ def _command(args: argparse.Namespace) -> int:
     from wuzi.display.sample import StateFileError, load_state_file, sample_messages, state_json
     from wuzi.display.snapshot import SnapshotError, parse_size
 
-    sources = [bool(args.broker), bool(args.config), args.sample, bool(args.state)]
+    sources = [bool(args.broker), bool(args.config), bool(args.sample), bool(args.state)]
     if sum(sources) != 1 and not (args.broker and args.config):
         return _fail("give one of --broker URL, --config VENUE.TOML, --sample, --state FILE")
-    offline = args.sample or bool(args.state)
+    offline = bool(args.sample or args.state)
     if args.save_state and not offline:
         return _fail("--save-state needs --sample or --state")
     try:
@@ -137,10 +154,24 @@ def _command(args: argparse.Namespace) -> int:
         return _fail("--page-seconds and --listen-seconds must be >= 0, --stale-seconds > 0")
     if args.focus is not None and not 1 <= args.focus <= 9999:
         return _fail(f"--focus must be a table number 1-9999, not {args.focus}")
+    if args.event is not None:
+        from wuzi.bus.topics import TopicError, check_event
+
+        try:
+            check_event(args.event)
+        except TopicError as exc:
+            return _fail(f"--event: {exc}")
     messages = []
     if offline:
         try:
-            messages = sample_messages() if args.sample else load_state_file(args.state)
+            if args.sample == "hall":
+                from wuzi.display.sample_hall import sample_hall_messages
+
+                messages = sample_hall_messages()
+            elif args.sample:
+                messages = sample_messages()
+            else:
+                messages = load_state_file(args.state)
         except StateFileError as exc:
             return _fail(str(exc))
         if args.save_state:
@@ -228,6 +259,7 @@ def _command(args: argparse.Namespace) -> int:
                 focus=args.focus,
                 footer=model.venue or "",
                 page_kind=args.page,
+                event=args.event,
             )
             app.step(now, force=True)
             window.clear()
@@ -262,6 +294,7 @@ def _command(args: argparse.Namespace) -> int:
             delay=delay,
             focus=args.focus,
             footer=venue or "",
+            event=args.event,
         )
         run_window(app, window, incremental=incremental)
     finally:

@@ -15,6 +15,15 @@ Clocks: a running clock is extrapolated from the *local* receive time of its sta
 host's wall clock may be skewed against the screen's); ``at_ms`` only orders the states
 of a table, so a late duplicate never turns the clock back.
 
+Events: a hall may run several events at once (the 2019 open's men's, women's and open
+groups), each director publishing its own retained summary on
+``competition/<event>/state``; a one-event venue has one on ``competition/state``. The
+model keeps one `CompetitionState` per event (``competitions``, keyed by the topic's event,
+"" for the one-event topic) and knows each table's event from its state's ``event_id``,
+else its assignment's, else the match that names it. `build_pages` then gives each event
+its own run of pages (its tables, its bracket, its standings), one event after another;
+``event=`` fixes one (``wuzi scoreboard --event``).
+
 Stale: a table is marked stale when the host serving it says it is offline (its last
 will), when its board or clock link is down (``links_down``), or while its clock runs
 and nothing has been heard for ``stale_after_ms`` — or the running side's time is gone by
@@ -25,7 +34,7 @@ flag).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from wuzi.bus.newest import supersedes
 from wuzi.bus.schemas import (
@@ -51,6 +60,7 @@ __all__ = [
     "LABELS",
     "BracketBox",
     "ClockFace",
+    "EventColumn",
     "Page",
     "Pager",
     "PlaceBlock",
@@ -60,9 +70,11 @@ __all__ = [
     "VenueModel",
     "bracket_columns",
     "build_pages",
+    "event_columns",
     "format_score",
     "place_blocks",
     "standing_rows",
+    "table_ranges",
 ]
 
 STALE_AFTER_MS = 600_000
@@ -82,12 +94,17 @@ LABELS = {
     "black_wins": "黑胜 1-0",
     "white_wins": "白胜 0-1",
     "draw": "和棋 ½-½",
+    "event_of": "赛事 {n}/{m} Event {n}/{m}",
     "round": "第{n}轮 Round {n}",
     "round_of": "第{n}/{m}轮 Round {n}/{m}",
     "tables_page": "对局 Tables",
     "bracket_page": "排位赛 Placement bracket",
     "standings_page": "排名 Standings",
     "focus_page": "焦点 Focus",
+    "events_page": "赛事 Events",
+    "all_events": "赛事一览 All events",
+    "event_tables": "台 Tables {t}",
+    "event_play": "{p} 对局中 playing · {f} 已结束 finished",
     "places": "第{p}名 Places {p}",
     "one_place": "第{p}名 Place {p}",
     "place": "名次 Place",
@@ -169,7 +186,7 @@ class VenueModel:
     stale_after_ms: int = STALE_AFTER_MS
     flag_grace_ms: int = FLAG_GRACE_MS
     venue: str | None = None
-    competition: CompetitionState | None = None
+    competitions: dict[str, CompetitionState] = field(default_factory=dict)  # by event id
     version: int = 0  # bumped on every change that can show
     _tables: dict[int, _Table] = field(default_factory=dict)
     _hosts: dict[str, HostStatus] = field(default_factory=dict)
@@ -199,12 +216,12 @@ class VenueModel:
         elif kind is TopicKind.ASSIGNMENT and where.table is not None:
             changed = self._apply_assignment(where.table, message)
         elif kind is TopicKind.COMPETITION:
+            event = where.event or ""
             if isinstance(message, CompetitionState):
-                changed = message != self.competition
-                self.competition = message
+                changed = message != self.competitions.get(event)
+                self.competitions[event] = message
             elif isinstance(message, Cleared):
-                changed = self.competition is not None
-                self.competition = None
+                changed = self.competitions.pop(event, None) is not None
         if changed:
             self.version += 1
         else:
@@ -265,13 +282,70 @@ class VenueModel:
 
     # queries
 
-    def tables(self) -> list[int]:
-        """Every table the venue knows of: with a state, an assignment, a host or a match."""
+    @property
+    def competition(self) -> CompetitionState | None:
+        """The venue's one competition: the one-event topic's, else the only event's (None
+        with none, or with several: ask `competition_of`)."""
+        if "" in self.competitions:
+            return self.competitions[""]
+        if len(self.competitions) == 1:
+            return next(iter(self.competitions.values()))
+        return None
+
+    def competition_of(self, event: str | None) -> CompetitionState | None:
+        """Event ``event``'s competition (None: the venue's one, see `competition`)."""
+        if event is None:
+            return self.competition
+        return self.competitions.get(event)
+
+    def event_of_table(self, table: int) -> str:
+        """Table ``table``'s event id: its state's, else its assignment's, else that of the
+        event whose matches name it; "" when none says (a one-event venue, an idle table)."""
+        slot = self._tables.get(table)
+        if slot is not None:
+            if slot.state is not None and slot.state.event_id:
+                return slot.state.event_id
+            if slot.assignment is not None and slot.assignment.event_id:
+                return slot.assignment.event_id
+        for event, competition in self.competitions.items():
+            if event and any(table in match.tables for match in competition.matches):
+                return event
+        return ""
+
+    def events(self) -> list[str]:
+        """The events of a venue of several, in the order of their lowest table (then id);
+        [] for a one-event venue (no event topic and no table naming an event)."""
+        known = {event for event in self.competitions if event}
+        first: dict[str, int] = {}
+        for table in self.tables():
+            event = self.event_of_table(table)
+            if event:
+                known.add(event)
+                first.setdefault(event, table)
+        return sorted(known, key=lambda e: (first.get(e, 10_000), e))
+
+    def event_name(self, event: str) -> str:
+        """How the hall reads event ``event``: its competition's name, else its
+        assignments' event name, else its id."""
+        competition = self.competitions.get(event)
+        if competition is not None and competition.event:
+            return competition.event
+        for slot in self._tables.values():
+            a = slot.assignment
+            if a is not None and a.event_id == event and a.event:
+                return a.event
+        return event
+
+    def tables(self, event: str | None = None) -> list[int]:
+        """Every table the venue knows of: with a state, an assignment, a host or a match;
+        with ``event`` only that event's ("" : the tables of no event)."""
         known = {n for n, slot in self._tables.items() if slot.state or slot.assignment}
         known.update(self._host_of)
-        if self.competition is not None:
-            for match in self.competition.matches:
+        for competition in self.competitions.values():
+            for match in competition.matches:
                 known.update(match.tables)
+        if event is not None:
+            known = {n for n in known if self.event_of_table(n) == event}
         return sorted(known)
 
     def state(self, table: int) -> TableState | None:
@@ -319,9 +393,12 @@ class VenueModel:
         return slot.base_ms + min(self.stale_after_ms, max(0, remaining + self.flag_grace_ms))
 
     def match_of(self, table: int) -> MatchSummary | None:
-        if self.competition is None:
+        """The match table ``table`` plays in, from its event's competition."""
+        event = self.event_of_table(table)
+        competition = self.competitions.get(event) if event else self.competition
+        if competition is None:
             return None
-        for match in self.competition.matches:
+        for match in competition.matches:
             if table in match.tables:
                 return match
         return None
@@ -454,11 +531,14 @@ def _status_text(state: TableState) -> str:
 class Page:
     """One page of the rotation."""
 
-    kind: str  # "tables", "bracket", "standings", "focus"
+    kind: str  # "tables", "bracket", "standings", "focus", "events" (a hall's overview)
     number: int  # 1-based among the pages of its kind
     of: int  # how many pages of its kind
     tables: tuple[int, ...] = ()  # tables / focus
     rows: tuple[int, int] = (0, 0)  # standings: [start, end) line indices
+    event: str | None = None  # the event this page is of (None: the venue's one event)
+    event_number: int = 0  # 1-based among the events cycled through (0: no cycling)
+    events: int = 0  # how many events are cycled through
 
     @property
     def title(self) -> str:
@@ -472,25 +552,61 @@ def build_pages(
     tables_per_page: int,
     standings_rows: int,
     focus: int | None = None,
+    event: str | None = None,
 ) -> list[Page]:
     """The pages to rotate through: the tables (``tables_per_page`` a page), the bracket
     if there is one, the standings if there are any (``standings_rows`` a page). With
-    ``focus`` one page: that table alone."""
+    ``focus`` one page: that table alone.
+
+    A venue of several events cycles through them: an overview of every event side by side
+    (`event_columns`), then each event's pages in turn (its tables, its bracket, its
+    standings), in `VenueModel.events` order, then a page of the tables of no event if
+    there are any. ``event`` keeps to that one event's pages. A one-event
+    venue's pages are those of the venue as a whole, as before there were events."""
     if focus is not None:
-        return [Page("focus", 1, 1, tables=(focus,))]
+        return [Page("focus", 1, 1, tables=(focus,), event=event)]
+    if event is not None:
+        return _event_pages(model, event, tables_per_page, standings_rows)
+    events = model.events()
+    if not events:
+        return _event_pages(model, None, tables_per_page, standings_rows)
     pages: list[Page] = []
-    tables = model.tables()
+    if len(events) > 1:  # every event at a glance first
+        pages.append(Page("events", 1, 1, events=len(events)))
+    for number, name in enumerate(events, start=1):
+        pages += [
+            replace(page, event_number=number, events=len(events))
+            for page in _event_pages(model, name, tables_per_page, standings_rows)
+        ]
+    if model.tables(""):
+        pages += _event_pages(model, "", tables_per_page, standings_rows)
+    return pages
+
+
+def _event_pages(
+    model: VenueModel, event: str | None, tables_per_page: int, standings_rows: int
+) -> list[Page]:
+    """One event's pages (``event`` None: the venue's, a one-event venue)."""
+    pages: list[Page] = []
+    tables = model.tables(event)
     per = max(1, tables_per_page)
-    chunks = [tuple(tables[i : i + per]) for i in range(0, len(tables), per)] or [()]
-    pages.extend(Page("tables", i + 1, len(chunks), tables=c) for i, c in enumerate(chunks))
-    competition = model.competition
+    chunks = [tuple(tables[i : i + per]) for i in range(0, len(tables), per)]
+    competition = model.competition_of(event) if event != "" else None
+    if not chunks and (event is None or competition is None):
+        chunks = [()]  # "waiting for data" rather than no page (an event: its standings)
+    pages.extend(
+        Page("tables", i + 1, len(chunks), tables=c, event=event) for i, c in enumerate(chunks)
+    )
     if competition is not None and competition.bracket:
-        pages.append(Page("bracket", 1, 1))
+        pages.append(Page("bracket", 1, 1, event=event))
     if competition is not None and competition.standings:
         rows = max(1, standings_rows)
         count = len(competition.standings)  # a knockout's places page: a row per place too
         spans = [(i, min(count, i + rows)) for i in range(0, count, rows)]
-        pages.extend(Page("standings", i + 1, len(spans), rows=s) for i, s in enumerate(spans))
+        pages.extend(
+            Page("standings", i + 1, len(spans), rows=s, event=event)
+            for i, s in enumerate(spans)
+        )
     return pages
 
 
@@ -669,3 +785,67 @@ def place_blocks(
         )
         blocks.append(PlaceBlock(low, high, label, rows))
     return blocks
+
+
+# a hall of several events: the overview
+
+
+@dataclass(frozen=True)
+class EventColumn:
+    """One event on the overview page of a hall of several: its name and round, where it
+    plays, how far its round is, and its leaders."""
+
+    event: str
+    name: str
+    round: str  # "第5/7轮 Round 5/7", "" before the first pairing
+    tables: str  # "台 Tables 1-8, 20"
+    play: str  # "6 对局中 playing · 2 已结束 finished"
+    leaders: tuple[StandingRow, ...]
+    finished: bool
+
+
+def table_ranges(tables: Sequence[int]) -> str:
+    """``1-8, 20``: runs of consecutive tables as ranges (the venue file's own syntax)."""
+    runs: list[list[int]] = []
+    for table in sorted(tables):
+        if runs and table == runs[-1][1] + 1:
+            runs[-1][1] = table
+        else:
+            runs.append([table, table])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def event_columns(model: VenueModel, leaders: int) -> list[EventColumn]:
+    """Every event of the hall for the overview page, in `VenueModel.events` order, each
+    with its first ``leaders`` standings lines."""
+    columns = []
+    for event in model.events():
+        competition = model.competitions.get(event)
+        tables = model.tables(event)
+        playing = finished = 0
+        for table in tables:
+            state = model.state(table)
+            if state is None:
+                continue
+            if state.status == "finished":
+                finished += 1
+            elif state.status in ("playing", "paused", "adjourned"):
+                playing += 1
+        rnd = ""
+        lines: tuple[StandingLine, ...] = ()
+        if competition is not None:
+            if competition.round:
+                rnd = LABELS["round_of"].format(n=competition.round, m=competition.rounds)
+            lines = competition.standings
+        columns.append(
+            EventColumn(
+                event=event,
+                name=model.event_name(event),
+                round=rnd,
+                tables=LABELS["event_tables"].format(t=table_ranges(tables)) if tables else "",
+                play=LABELS["event_play"].format(p=playing, f=finished),
+                leaders=tuple(standing_rows(lines, 0, max(0, leaders))),
+                finished=competition is not None and competition.finished,
+            )
+        )
+    return columns

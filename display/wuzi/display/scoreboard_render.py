@@ -36,6 +36,7 @@ from wuzi.display.scoreboard_card import (
     Rect,
     clock_colours,
     fit_text,
+    fitted_grid,
     grid_shape,
     make_label,
     set_text,
@@ -48,10 +49,12 @@ from wuzi.display.scoreboard_model import (
     StandingRow,
     VenueModel,
     bracket_columns,
+    event_columns,
     place_blocks,
     standing_rows,
     tiebreak_header,
 )
+from wuzi.display.scoreboard_events import build_events, leader_rows
 from wuzi.display.scoreboard_places import build_places
 
 __all__ = ["COLOURS", "Rect", "ScoreboardRenderer", "clock_colours", "fit_text", "grid_shape"]
@@ -195,18 +198,28 @@ class ScoreboardRenderer:
 
     # geometry
 
-    def card_rect(self, slot: int) -> Rect:
-        """The rectangle of the ``slot``-th card of a tables page (0-based, row by row)."""
+    def card_rect(self, slot: int, shape: tuple[int, int] | None = None) -> Rect:
+        """The rectangle of the ``slot``-th card of a tables page (0-based, row by row) on
+        the ``shape`` (columns, rows) grid, by default the screen's full one."""
         gap = self.margin
-        cw = (self.content.w - gap * (self.cols - 1)) / self.cols
-        ch = (self.content.h - gap * self.rows) / self.rows
-        col, row = slot % self.cols, slot // self.cols
+        cols, rows = shape or (self.cols, self.rows)
+        cw = (self.content.w - gap * (cols - 1)) / cols
+        ch = (self.content.h - gap * rows) / rows
+        col, row = slot % cols, slot // cols
         return Rect(
             self.content.x + col * (cw + gap),
             self.content.y + self.content.h - (row + 1) * ch - row * gap,
             cw,
             ch,
         )
+
+    def page_grid(self, page: Page) -> tuple[int, int]:
+        """The card grid of a tables page: the screen's full grid, but a page of one event
+        of a hall of several with few tables draws them larger (`fitted_grid`). A
+        one-event venue keeps the full grid, page by page alike."""
+        if page.event is None or page.kind != "tables":
+            return self.cols, self.rows
+        return fitted_grid(len(page.tables), self.cols, self.rows, self.content.w, self.content.h)
 
     def focus_rect(self) -> Rect:
         c = self.content
@@ -250,15 +263,25 @@ class ScoreboardRenderer:
 
         ``footer`` (bottom left) and ``notice`` (bottom right: the delay) are free text;
         ``message`` replaces the page (e.g. "waiting for data")."""
-        competition = model.competition
+        event_id = page.event if page is not None else None
+        competition = model.competition_of(event_id)
         event = competition.event if competition is not None else (model.venue or "")
+        if competition is None and event_id:
+            event = model.event_name(event_id)
+        if page is not None and page.kind == "events":
+            event = LABELS["all_events"]
         if competition is not None and competition.round:
             rnd = LABELS["round_of"].format(n=competition.round, m=competition.rounds)
             event = f"{event}   {rnd}" if event else rnd
-        bars = set_text(self.event_label, fit_text(event, self.width * 0.7, self.event_px))
+        title = "" if message or page is None or page.kind == "events" else page.title
+        if page is not None and page.event_number:  # a hall of several events: which one
+            which = LABELS["event_of"].format(n=page.event_number, m=page.events)
+            title = f"{which}   {title}" if title else which
+        room = 0.55 if page is not None and page.events > 1 else 0.7  # leave the page label room
+        bars = set_text(self.event_label, fit_text(event, self.width * room, self.event_px))
         bars |= set_text(self.footer_left, footer)
         bars |= set_text(self.footer_right, notice)
-        bars |= set_text(self.page_label, "" if message or page is None else page.title)
+        bars |= set_text(self.page_label, title)
         self._dirty_bars |= bars
         if message or page is None:
             if self._page_key is not None:
@@ -273,8 +296,10 @@ class ScoreboardRenderer:
             if key != self._page_key:
                 self._clear_page()
                 self._page_key = key
+                shape = self.page_grid(page)
                 for slot, table in enumerate(page.tables):
-                    rect = self.focus_rect() if page.kind == "focus" else self.card_rect(slot)
+                    focus = page.kind == "focus"
+                    rect = self.focus_rect() if focus else self.card_rect(slot, shape)
                     self._cards[table] = CardView(
                         rect, self.fonts, self.clock_batches, page.kind == "focus"
                     )
@@ -293,6 +318,20 @@ class ScoreboardRenderer:
                     self._dirty_cards.add(table)
                 self._dirty_clocks += view.touched
                 view.touched.clear()
+        elif page.kind == "events":
+            row_h = self._standing_row_h() * 1.25
+            columns = event_columns(model, leader_rows(self.content, row_h))
+            if self._page_key != ("events",) or columns != self._page_data:
+                self._clear_page()
+                self._page_key, self._page_data = ("events",), columns
+                build_events(
+                    columns,
+                    self.content,
+                    row_h,
+                    batch=self.page_batch,
+                    font=self.fonts[0],
+                    own=self._page_items,
+                )
         elif page.kind == "bracket" and competition is not None:
             data = bracket_columns(competition.bracket)
             if self._page_key != ("bracket",) or data != self._page_data:
