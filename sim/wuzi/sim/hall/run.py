@@ -28,7 +28,7 @@ import secrets
 import shutil
 import subprocess
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from wuzi.bus import topics
@@ -36,7 +36,7 @@ from wuzi.bus.auth import read_token_file
 from wuzi.bus.schemas import CompetitionState
 from wuzi.config.venue import load_venue
 from wuzi.sim.box import SimTables
-from wuzi.sim.final.hands import HandsConfig, TableHands
+from wuzi.sim.final.hands import HandsConfig, TableHands, game_seed
 from wuzi.sim.final.procs import Process, start_broker
 from wuzi.sim.final.run import _WUZI, RunError, RunOptions, VenueRun, _safe, _write_json
 from wuzi.sim.final.setup import REFEREE
@@ -44,7 +44,7 @@ from wuzi.sim.hall.setup import HallPlan, create_hall_event, hall_players, write
 
 __all__ = ["SLIP", "HallResult", "HallRun"]
 
-SLIP = 0.5
+SLIP = 0.1
 """The chance that Black, in a renju group, plays a forbidden point within reach: such a
 point is near the stones in about one game in four (the bots otherwise never play one),
 so half of those chances taken gives the men's group of twelve games a forbidden-move loss
@@ -119,12 +119,16 @@ class HallRun(VenueRun):
                 f"event {event.id} ({event.name}): {event.players} players, {rounds}, "
                 f"tables {event.tables_text}, {self.databases[event.id]}"
             )
-        config = HandsConfig(seed=options.seed, think_ms=options.think_ms)
         for number in plan.tables:
             event = plan.event_of(number)
-            slip = SLIP if event.group != "open" else 0.0
+            # the events' game ids repeat (r1-m1-g1 in each): the bots' seed is the event's
+            config = HandsConfig(
+                seed=game_seed(options.seed, event.id, "hall"),
+                think_ms=options.think_ms,
+                slip=SLIP if event.group != "open" else 0.0,
+            )
             board, clock = self.sim.boards[number - 1], self.sim.clocks[number - 1]
-            self.tables[number] = TableHands(number, board, clock, replace(config, slip=slip))
+            self.tables[number] = TableHands(number, board, clock, config)
         self._connect_bus()
         speed = f"{options.speed:g}"
         for event in plan.events:

@@ -47,8 +47,9 @@ def _reason(record: dict[str, Any]) -> str:
 
 
 def forbidden_losses(records: dict[str, dict[str, Any]]) -> list[str]:
-    """The games Black lost by a forbidden move (the record's termination), by id."""
-    return sorted(g for g, r in records.items() if _reason(r) == "forbidden")
+    """The games Black lost by a forbidden move (the record's termination:
+    ``forbidden-33``, ``forbidden-44``, ``forbidden-overline``), by id."""
+    return sorted(g for g, r in records.items() if _reason(r).startswith("forbidden"))
 
 
 def forbidden_shapes_played_on(records: dict[str, dict[str, Any]]) -> list[str]:
