@@ -3,11 +3,15 @@
     wuzi arbiter --broker URL --config venue.toml --referee NAME --token-file F [--table N]
     wuzi arbiter --config venue.toml --referee NAME --password-file F
     wuzi arbiter --broker URL                      (read-only: no commands)
+    wuzi arbiter --config venue.toml --event men    (one event's tables of a hall of several)
     wuzi arbiter --sample --snapshot out.png --size 1920x1080
 
 It subscribes to ``arbiter/#`` (referee states, alerts), ``table/+/state``,
-``host/+/status`` and ``assignments/+`` (the rule set, for the forbidden points), so the
-broker's ACL must give this login the referees' rights (docs/bus.md). With
+``host/+/status``, ``assignments/+`` (the rule set, for the forbidden points) and
+``competition/#`` (the events' names), so the broker's ACL must give this login the
+referees' rights (docs/bus.md). In a hall of several events each alert and the focused
+board name the table's event (its state's or assignment's ``event_id``, else the venue
+file's ``[[events]] tables``); ``--event ID`` keeps to that event's tables. With
 ``--referee`` and a key (``--token-file`` or ``--password-file``, checked as ``wuzi
 referee send`` checks them; ``--config`` is then required, it holds the referees) the
 referee's commands are signed and published on ``arbiter/commands``, and the broker
@@ -53,14 +57,17 @@ from wuzi.display.clock_cli import (
 if TYPE_CHECKING:
     import pyglet.window
 
+    from wuzi.config.venue import VenueConfig
+    from wuzi.rules.ruleset import RuleSet
+
     from wuzi.display.arbiter_commands import CommandDesk, CommandIntent, Signer
     from wuzi.display.arbiter_model import ArbiterModel
     from wuzi.display.feed import BusFeed
 
-__all__ = ["FILTERS", "ArbiterScreen", "register"]
+__all__ = ["FILTERS", "ArbiterScreen", "register", "venue_tables"]
 
 PROG = "wuzi arbiter"
-FILTERS = ("arbiter/#", "table/+/state", "host/+/status", "assignments/+")
+FILTERS = ("arbiter/#", "table/+/state", "host/+/status", "assignments/+", "competition/#")
 
 
 def wall_ms() -> int:
@@ -203,6 +210,22 @@ def _sample() -> list[tuple[str, Message, int]]:
     return sample_arbiter_messages()
 
 
+def venue_tables(config: VenueConfig) -> tuple[dict[int, str], dict[int, RuleSet]]:
+    """Each table's event id (tables of an ``[[events]]`` entry) and the rule set it plays
+    when nothing else says (its event's defaults over the venue's), from the venue file:
+    what the view knows of a table before any game of it is heard."""
+    events: dict[int, str] = {}
+    rules: dict[int, RuleSet] = {}
+    for table in config.tables():
+        event = config.event_of_table(table.number)
+        if event is not None:
+            events[table.number] = event.id
+        ruleset = config.defaults_for(table.number).ruleset
+        if ruleset is not None:
+            rules[table.number] = ruleset
+    return events, rules
+
+
 def _command(args: argparse.Namespace) -> int:
     try:
         return _run(args)
@@ -257,8 +280,20 @@ def _run(args: argparse.Namespace) -> int:
                 else f"--password-file {args.password_file}"
             )
     rules = None
+    table_events: dict[int, str] = {}
+    table_rules: dict[int, RuleSet] = {}
     if source.config is not None:
         rules = source.config.defaults.ruleset
+        table_events, table_rules = venue_tables(source.config)
+    if args.event is not None:
+        try:
+            topics.check_event(args.event)
+            if source.config is not None:
+                source.config.event(args.event)
+        except topics.TopicError as exc:
+            raise CliError(f"--event: {exc}") from None
+        except KeyError as exc:
+            raise CliError(f"--event: {exc.args[0]}") from None
     focus = args.table
     if focus is None and args.sample:
         from wuzi.display.arbiter_sample import SAMPLE_FOCUS
@@ -268,6 +303,9 @@ def _run(args: argparse.Namespace) -> int:
         focus=focus,
         default_rule_set=rules,
         stale_after_ms=round(args.stale_seconds * 1000),
+        event=args.event,
+        table_events=table_events,
+        table_rules=table_rules,
     )
     if signer is not None:
         desk = CommandDesk()
@@ -341,6 +379,12 @@ def register(subparsers: Any) -> None:
     )
     add_source_options(p)
     p.add_argument("--table", type=int, metavar="N", help="the table focused at the start")
+    p.add_argument(
+        "--event",
+        metavar="ID",
+        help="a hall of several events: keep to this event's tables (default: every table, "
+        "each named with its event)",
+    )
     p.add_argument("--referee", metavar="NAME", help="a [[referees]] name of the venue file")
     secret = p.add_mutually_exclusive_group()
     secret.add_argument("--token-file", metavar="F", help="the referee's token file")

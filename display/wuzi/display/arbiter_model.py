@@ -22,6 +22,15 @@ into that picture:
   from the table's moves, when its rule set has forbidden moves. The arbiter view is
   referee-only (it reads ``arbiter/#``), so it may show them; nothing here is published.
 
+Events: in a hall of several events (the 2019 open's three groups at once) each table's
+event is its state's ``event_id``, else its assignment's, else the venue file's (given as
+``table_events``); each alert line and the focused board name it (by the event's retained
+`CompetitionState` name when ``competition/#`` is read, else the assignment's, else the
+id). With ``event`` set (``wuzi arbiter --event ID``) the view keeps to that event's
+tables: the alerts, the tables counted and cycled through, a host's alert only if it
+serves one of them. A table whose event nothing says (no game yet, no venue file) stays
+in view: trouble there may be this referee's.
+
 Time is an argument (``now_ms``, the screen's monotonic time); receive times come with
 every message. `frame` returns a frozen `ArbiterFrame`; equal frames look the same, so
 the app redraws only when the frame changes or `next_change_ms` comes due. Pure.
@@ -37,6 +46,7 @@ from wuzi.bus.schemas import (
     ALERT_REASONS,
     Assignment,
     Cleared,
+    CompetitionState,
     HostStatus,
     Message,
     OpenAlert,
@@ -45,7 +55,7 @@ from wuzi.bus.schemas import (
     TableState,
 )
 from wuzi.bus.topics import TopicError, TopicKind, parse_topic
-from wuzi.display.clock_model import ClockFace, clock_change_ms, clock_face
+from wuzi.display.clock_model import ClockFace, clock_change_ms, clock_face, event_name
 from wuzi.display.timefmt import NEVER_MS
 from wuzi.rules.board import Board
 from wuzi.rules.errors import RulesError
@@ -134,6 +144,7 @@ class AlertLine:
     since_ms: int  # screen time it was first seen
     age_min: int  # whole minutes since then, as drawn
     acknowledged: bool
+    event: str = ""  # the name of the table's event ("" for none, a one-event venue)
 
 
 @dataclass(frozen=True)
@@ -152,6 +163,7 @@ class BoardView:
     infractions: tuple[int, int]  # first seat, second seat
     alerts: int  # open (unacknowledged) alerts of this table
     note: str  # why something is missing, or ""
+    event: str = ""  # the name of the table's event ("" for none)
 
 
 @dataclass(frozen=True)
@@ -166,6 +178,7 @@ class ArbiterFrame:
     hosts_offline: int
     prompt: str | None  # the command being typed, or None
     status: str  # the last command's outcome, errors, help
+    event: str = ""  # the name of the event the view keeps to ("" every table)
 
 
 @dataclass
@@ -210,10 +223,17 @@ class ArbiterModel:
         default_rule_set: RuleSet | None = None,
         stale_after_ms: int = DEFAULT_STALE_AFTER_MS,
         flag_grace_ms: int = DEFAULT_FLAG_GRACE_MS,
+        event: str | None = None,
+        table_events: dict[int, str] | None = None,
+        table_rules: dict[int, RuleSet] | None = None,
     ) -> None:
         if stale_after_ms <= 0 or flag_grace_ms < 0:
             raise ValueError("stale_after_ms must be positive and flag_grace_ms not negative")
         self.focus = focus
+        self.event = event  # keep to this event's tables (None: every table)
+        self.table_events = dict(table_events or {})  # the venue file's: table -> event id
+        self.table_rules = dict(table_rules or {})  # the venue file's default per table
+        self.event_names: dict[str, str] = {}  # event id -> its competition's name
         self.default_rule_set = default_rule_set or RuleSet.renju()
         self.stale_after_ms = stale_after_ms
         self.flag_grace_ms = flag_grace_ms
@@ -237,6 +257,8 @@ class ArbiterModel:
         except TopicError:
             return False
         kind, number = where.kind, where.table
+        if kind is TopicKind.COMPETITION:
+            return self._competition(where.event or "", message)
         if kind is TopicKind.HOST_STATUS and where.host is not None:
             return self._host(where.host, message, received_ms)
         if number is None:
@@ -254,6 +276,45 @@ class ArbiterModel:
             table.assignment = new
             return changed
         return False
+
+    def _competition(self, event: str, message: Message) -> bool:
+        """An event's summary: its name, for the lines and the board of its tables."""
+        old = self.event_names.get(event)
+        if isinstance(message, CompetitionState):
+            self.event_names[event] = message.event
+        elif isinstance(message, Cleared):
+            self.event_names.pop(event, None)
+        return self.event_names.get(event) != old
+
+    # --- events -------------------------------------------------------------------------
+
+    def event_of(self, number: int) -> str:
+        """Table ``number``'s event id: its state's, its assignment's, the venue file's;
+        "" when nothing says."""
+        table = self.tables.get(number)
+        if table is not None:
+            if table.state is not None and table.state.event_id:
+                return table.state.event_id
+            if table.assignment is not None and table.assignment.event_id:
+                return table.assignment.event_id
+        return self.table_events.get(number, "")
+
+    def event_name_of(self, number: int) -> str:
+        """The name of table ``number``'s event ("" for none)."""
+        table = self.tables.get(number)
+        assignment = table.assignment if table is not None else None
+        return event_name(self.event_of(number), self.event_names, assignment)
+
+    def in_view(self, number: int | None) -> bool:
+        """Whether table ``number`` is in this view: every table without ``event``; with
+        it, the event's tables and those whose event nothing says."""
+        if self.event is None or number is None:
+            return True
+        return self.event_of(number) in (self.event, "")
+
+    def view_tables(self) -> list[int]:
+        """The tables heard of that are in this view, ascending."""
+        return sorted(n for n in self.tables if self.in_view(n))
 
     def _state(self, number: int, message: Message, received_ms: int) -> bool:
         table = self._table(number)
@@ -349,11 +410,14 @@ class ArbiterModel:
                     since_ms=since_ms,
                     age_min=max(0, now_ms - since_ms) // 60_000,
                     acknowledged=key in self.acknowledged,
+                    event="" if table is None else self.event_name_of(table),
                 )
             )
 
         offline = self._offline_tables()
         for number, table in self.tables.items():
+            if not self.in_view(number):
+                continue
             open_alerts = list(table.referee.alerts) if table.referee is not None else []
             open_alerts += [_event_alert(event) for event, _ms in table.events.values()]
             for alert in open_alerts:
@@ -381,6 +445,8 @@ class ArbiterModel:
         for host, (status, received_ms) in sorted(self.hosts.items()):
             if status.online:
                 continue
+            if status.tables and not any(self.in_view(n) for n in status.tables):
+                continue  # serves none of this view's tables
             tables = ", ".join(str(n) for n in status.tables) or "none"
             add(
                 f"host:{host}:{status.boot_id}:{received_ms}",
@@ -481,7 +547,7 @@ class ArbiterModel:
 
     def cycle_focus(self, step: int) -> None:
         """Focus the next or previous table heard of."""
-        numbers = sorted(self.tables)
+        numbers = self.view_tables()
         if not numbers:
             return
         if self.focus not in numbers:
@@ -501,7 +567,7 @@ class ArbiterModel:
                 return RuleSet.parse(assignment.rule_set)
             except RulesError:
                 pass
-        return self.default_rule_set
+        return self.table_rules.get(number, self.default_rule_set)
 
     def forbidden(self, moves: tuple[int, ...]) -> tuple[tuple[int, str], ...]:
         """Black's forbidden points after ``moves`` (Black first, alternating), cached."""
@@ -546,12 +612,15 @@ class ArbiterModel:
             rule_set=str(rules),
             clock=None
             if state is None
-            else clock_face(state, table.state_ms, now_ms, table.assignment),
+            else clock_face(
+                state, table.state_ms, now_ms, table.assignment, self.event_name_of(number)
+            ),
             infractions=(
                 (referee.infractions_first, referee.infractions_second) if referee else (0, 0)
             ),
             alerts=sum(1 for a in mine if not a.acknowledged),
             note=note,
+            event=self.event_name_of(number),
         )
 
     def frame(self, now_ms: int) -> ArbiterFrame:
@@ -562,11 +631,12 @@ class ArbiterModel:
             alerts=alerts,
             selected=keys.index(self.selected_key) if self.selected_key in keys else None,
             board=self.board(now_ms, alerts),
-            tables=tuple(sorted(self.tables)),
+            tables=tuple(self.view_tables()),
             hosts_online=online,
             hosts_offline=len(self.hosts) - online,
             prompt=self.prompt,
             status=self.status,
+            event="" if self.event is None else event_name(self.event, self.event_names),
         )
 
     def next_change_ms(self, now_ms: int) -> int:
@@ -579,9 +649,11 @@ class ArbiterModel:
             table = self.tables.get(self.focus)
             if table is not None and table.state is not None:
                 due = min(due, clock_change_ms(table.state, table.state_ms, now_ms))
-        for table in self.tables.values():
+        for number, table in self.tables.items():
             state = table.state
             if state is None or state.status != "playing" or state.running is None:
+                continue
+            if not self.in_view(number):
                 continue
             candidates = [table.state_ms + self.stale_after_ms]
             remaining = state.black_ms if state.running == "black" else state.white_ms

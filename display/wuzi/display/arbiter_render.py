@@ -163,6 +163,7 @@ class ArbiterRenderer:
         open_count = sum(1 for a in frame.alerts if not a.acknowledged)
         header = (
             f"裁判台 Arbiter{(' · ' + self.title) if self.title else ''} · "
+            f"{('赛事 event ' + frame.event + ' · ') if frame.event else ''}"
             f"{len(frame.tables)} 桌 tables · 主机 hosts {frame.hosts_online} 在线 online"
             f" / {frame.hosts_offline} 离线 offline · {open_count} 未处理 open alerts"
         )
@@ -314,7 +315,7 @@ class ArbiterRenderer:
                 _label(
                     self.batch,
                     self.text,
-                    text=_cut(alert.text, limit),
+                    text=_cut(f"{alert.event} · {alert.text}" if alert.event else alert.text, limit),
                     x=x + w * 0.025,
                     y=ry + row_h * 0.28,
                     font_size=size * 0.8,
@@ -606,6 +607,7 @@ class ArbiterRenderer:
             )
         # the table's facts, between the alert list and the clocks
         pending = "否 no" if board.pending is None else f"是 yes ({point_name(board.pending)})"
+        # (the table's event, in a hall of several, is in the clock's title just below)
         lines = [
             f"第 {board.table} 桌 table {board.table} · 规则 rules {board.rule_set} · "
             f"违规 infractions 先手 first {board.infractions[0]} / 后手 second "
