@@ -21,10 +21,11 @@ Whether a Black stone is forbidden is always asked of the referee's own judge
 (``wuzi.rules.forbidden.judge``), never guessed from the patterns, so Black never plays a
 33, 44 or overline under a rule set with forbidden moves (the tests check that against
 the independent ``renju`` package) — unless asked to slip: ``forbidden_slip`` finds the
-forbidden point a careless Black would play (a double-three first), for the simulated hall's
-renju groups, where a forbidden move must be seen to lose. The opening decisions — designated stones, swap or
-stay, N declared, fifth-move offers, the offer kept, Swap2's and Taraguchi's options —
-are in ``next_action``, which answers the current step of a ``wuzi.rules.game.Game``.
+forbidden point a careless Black would play (a double-three first), for the simulated
+hall's renju groups, where a forbidden move must be seen to lose. The opening decisions —
+designated stones, swap or stay, N declared, fifth-move offers, the offer kept, Swap2's
+and Taraguchi's options — are in ``next_action``, which answers the current step of a
+``wuzi.rules.game.Game``.
 
 Pure and deterministic: the same position and the same ``random.Random`` state give the
 same answer; no I/O, no clock. About a millisecond a move in the middle game, a few in

@@ -45,10 +45,11 @@ from wuzi.sim.hall.setup import HallPlan, create_hall_event, hall_players, write
 __all__ = ["SLIP", "HallResult", "HallRun"]
 
 SLIP = 0.1
-"""The chance that Black, in a renju group, plays a forbidden point within reach: such a
-point is near the stones in about one game in four (the bots otherwise never play one),
-so half of those chances taken gives the men's group of twelve games a forbidden-move loss
-or more for most seeds — seed 1's is checked by tests/sim/test_demo_hall.py."""
+"""The chance, at each of Black's moves in a renju group while a forbidden point is near
+the stones, that Black plays it by mistake (the bots otherwise never do): small, but such
+a point stays within reach for several moves, so the men's and women's groups see a few
+forbidden-move losses in most runs — seed 1's men's group at least one, as
+tests/sim/test_demo_hall.py checks."""
 
 
 @dataclass
