@@ -103,7 +103,7 @@ class EventFigures:
         if self.two_game_rounds:
             text += f", {self.two_game_rounds} two-game rounds"
         if self.played_on:
-            text += f", {self.played_on} Black moves renju forbids played on (no forbidden moves)"
+            text += f", {self.played_on} Black moves renju forbids played on"
         return text
 
 
