@@ -67,5 +67,29 @@ def test_the_three_groups_play_to_their_end_each_by_its_own_rules(tmp_path: Path
     played_on = forbidden_shapes_played_on(open_)
     assert any("double_three" in what for what in played_on), played_on
     rounds = two_game_rounds(open_)
-    assert len([key for key in rounds if not key[0].startswith("playoff")]) == 4  # 2 × 2
+    assert len(rounds) == 4  # 2 rounds of 2 matches
     assert all(numbers == [1, 2] for numbers in rounds.values()), rounds
+
+
+@pytest.mark.timeout(120)
+def test_a_hall_that_does_not_end_in_time_fails_with_where_each_event_stood(
+    tmp_path: Path,
+) -> None:
+    """``--timeout``: exit 1, the first line saying the hall did not end, then each
+    event's round as its director last published it."""
+    out = tmp_path / "out"
+    args = ["demo", "--hall", "open-2019", "--headless", "--speed", "100", "--timeout", "4"]
+    args += ["--screens-every", "0", "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-m", "wuzi.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=100,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stderr.splitlines()
+    assert lines[0] == "wuzi demo: the hall did not end in 4.0 s", done.stderr
+    for event in OPEN_2019.events:
+        assert any(line.startswith(f"{event.id}: ") for line in lines[1:4]), done.stderr
+    assert "Traceback" not in done.stderr

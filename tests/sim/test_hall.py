@@ -129,6 +129,16 @@ def test_two_game_rounds_are_read_by_round_and_match() -> None:
         "r1-m2-g1": _record("h8", ruleset="no-forbidden", reason="flag", result="white",
                             game_id="r1-m2-g1", match=2),
     }  # fmt: skip
+    playoff = _record(
+        "h8",
+        ruleset="no-forbidden",
+        reason="flag",
+        result="white",
+        game_id="r0-m1-p1",
+        round="playoff for place 2",
+        game_number=3,
+    )
+    records["r0-m1-p1"] = playoff  # fmt: skip
     assert two_game_rounds(records) == {("1", 1): [1, 2], ("1", 2): [1]}
 
 

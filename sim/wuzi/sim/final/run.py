@@ -114,6 +114,8 @@ class RunResult:
 class VenueRun:
     """One simulated final (see the module docstring); ``run`` plays it to its end."""
 
+    what = "the final"  # what the run plays, in its messages
+
     def __init__(self, options: RunOptions) -> None:
         self.options = options
         self.out = options.out.resolve()  # the processes' paths do not depend on the cwd
@@ -275,7 +277,8 @@ class VenueRun:
         while True:
             now = time.monotonic()
             if now > deadline:
-                raise RunError(self._stuck(f"the final did not end in {self.options.timeout_s} s"))
+                why = f"{self.what} did not end in {self.options.timeout_s} s"
+                raise RunError(self._stuck(why))
             self._drain()
             self._faults(now - self._started)
             now_ms = monotonic_ms()

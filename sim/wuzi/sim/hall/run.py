@@ -65,6 +65,8 @@ class HallResult:
 class HallRun(VenueRun):
     """One simulated hall (see the module docstring); ``run_hall`` plays it to its end."""
 
+    what = "the hall"
+
     def __init__(self, options: RunOptions, plan: HallPlan) -> None:
         super().__init__(options)
         self.plan = plan

@@ -79,11 +79,13 @@ def forbidden_shapes_played_on(records: dict[str, dict[str, Any]]) -> list[str]:
 def two_game_rounds(records: dict[str, dict[str, Any]]) -> dict[tuple[str, int], list[int]]:
     """(round, match) -> the game numbers its records hold, in order: ``[1, 2]`` for a
     two-game round played through (game 2 may be left out only when game 1's flag
-    decided the round, 002 六(三)2)."""
+    decided the round, 002 六(三)2). The rounds of the event only: a place playoff after
+    the last round (``playoff for place N``) plays by its own rules (002 六(四)3)."""
     rounds: dict[tuple[str, int], list[int]] = {}
     for record in records.values():
         match, number = record.get("match"), record.get("game_number")
-        if isinstance(match, int) and isinstance(number, int):
+        regular = str(record.get("round", "")).isdigit()
+        if regular and isinstance(match, int) and isinstance(number, int):
             rounds.setdefault((str(record.get("round", "")), match), []).append(number)
     return {key: sorted(numbers) for key, numbers in sorted(rounds.items())}
 
