@@ -77,6 +77,7 @@ class HallRun(VenueRun):
         self.competitions: dict[str, CompetitionState] = {}
         self.databases = {e.id: self.work / f"{e.id}.sqlite" for e in plan.events}
         self._rounds_said: dict[str, int] = {}
+        self._shots = 0  # frames taken during the run (each event's in turn)
 
     def run_hall(self) -> HallResult:
         started = time.monotonic()
@@ -210,6 +211,20 @@ class HallRun(VenueRun):
             )
             lines.append(f"{event.id}: {said}")
         return "\n".join([lines[0], *lines[1:], *super()._stuck("").splitlines()[1:]])
+
+    # --- the screens ------------------------------------------------------------------
+
+    def _snapshot(self, name: str, page: str) -> None:
+        """A frame during the run: each event's page in turn (``--event``), as the hall's
+        scoreboard cycles them, so the frames show all three events as they go."""
+        self.screen_jobs = [job for job in self.screen_jobs if job.poll() is None]
+        if self.screen_jobs:
+            return  # the last one is still rendering: skip a frame rather than pile up
+        event = self.plan.events[self._shots % len(self.plan.events)]
+        self._shots += 1
+        path = self.out / "screens" / f"{name}-{event.id}.png"
+        args = ["--snapshot", str(path), "--listen-seconds", "2", "--size", "1920x1080"]
+        self.screen_jobs.append(self._scoreboard([*args, "--event", event.id, "--page", page]))
 
     # --- the end ----------------------------------------------------------------------
 
