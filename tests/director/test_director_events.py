@@ -13,6 +13,7 @@ import pytest
 from support.director import KEYS, NOW, bus_result, confirm, result_event, step
 from wuzi.bus.schemas import TableState
 from wuzi.config import VenueConfig, parse_venue
+from wuzi.config.credentials import CredentialError
 from wuzi.director.change import tables_of
 from wuzi.director.core import CoreOptions, DirectorCore
 from wuzi.director.events import (
@@ -24,6 +25,7 @@ from wuzi.director.events import (
     event_tables,
 )
 from wuzi.director.schedule import DirectorError
+from wuzi.director.service import director_login
 from wuzi.director.store import DirectorStore
 from wuzi.tournament.entrants import Group, Player, Sex
 from wuzi.tournament.event import Competition, EventSettings, Format
@@ -263,6 +265,7 @@ def test_a_table_still_playing_another_events_game_waits_until_it_ends() -> None
     paused = replace(later, seq=42, status="paused", at_ms=NOW + 20)
     assert "table-held" not in actions(step(men, men.on_table_state(paused, NOW + 20)))
     assert men.assignment(1) is None
+    assert men.held(1) and not men.held(2)  # nothing published there, not even a clear
     # it ends: the men's waiting game takes table 1 at once
     over = replace(later, seq=43, status="finished", result="1-0", at_ms=NOW + 30)
     change = step(men, men.on_table_state(over, NOW + 30))
@@ -271,3 +274,24 @@ def test_a_table_still_playing_another_events_game_waits_until_it_ends() -> None
     assert a is not None and a.game_id == waiting[0].id and a.event_id == "men"
     # a restart logs it no more (the note is remembered with the seen ids)
     assert "held:1:open:r3-m1-g2" in men.seen
+
+
+def test_an_events_director_logs_in_with_the_events_password_file(tmp_path: Path) -> None:
+    v = venue(tmp_path)
+    anonymous = director_login(v, "director", v.event("men"))  # no file: the shared login
+    assert (anonymous.client_id, anonymous.username) == ("wuzi.hall.director.men", None)
+    secrets = tmp_path / "secrets" / "events"
+    secrets.mkdir(parents=True)
+    (secrets / "men.pass").write_text("men-secret\n")
+    live = director_login(v, "director-live", v.event("men"))
+    assert (live.client_id, live.username, live.password) == (
+        "wuzi.hall.director-live.men",
+        "wuzi.hall.director-live.men",
+        "men-secret",
+    )
+    named = venue(
+        tmp_path,
+        VENUE.replace('tables = "5-8"', 'tables = "5-8"\nbroker_password_file = "gone.pass"'),
+    )
+    with pytest.raises(CredentialError, match=r"events\[1\].broker_password_file.*gone.pass"):
+        director_login(named, "director", named.event("open"))

@@ -9,7 +9,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from support.broker import MosquittoBroker, wait_until
 from support.director import result_event
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
-from wuzi.bus.schemas import Assignment, CompetitionState, HostStatus, Message
+from wuzi.bus.schemas import Assignment, CompetitionState, HostStatus, Message, TableState
 from wuzi.config import load_venue
 from wuzi.director.schedule import DirectorError
 from wuzi.director.service import DirectorOptions, DirectorService
@@ -151,6 +151,19 @@ def test_two_directors_each_run_only_their_events_tables_and_topic(hall: Hall) -
     assert not [r for r in men_log if r.details.get("table") == 5], men_log
     assert [r.details["event_id"] for r in men_log if r.action == "director-started"] == ["men"]
     assert DirectorStore(hall.config.parent / "open.db").event_stamp() is not None
+    assigned = [r for r in men_log if r.action == "assignment"]
+    assert assigned and all(r.details["event_id"] == "men" for r in assigned)
+
+
+def test_the_audit_printout_names_the_event(hall: Hall, capsys: pytest.CaptureFixture[str]) -> None:
+    from wuzi.cli import main
+
+    men = director(hall, "men")
+    men.start()
+    men.close()
+    assert main(["director", "audit", "--db", str(hall.config.parent / "men.db")]) == 0
+    out = capsys.readouterr().out
+    assert f"— men (event men of venue {hall.venue_id})" in out.splitlines()[0], out[:300]
 
 
 def test_a_director_on_the_other_events_database_is_refused(hall: Hall) -> None:
@@ -186,3 +199,31 @@ def test_the_command_line_wants_the_event(hall: Hall, capsys: pytest.CaptureFixt
     men_db = str(hall.config.parent / "men.db")
     assert main(["director", "--config", str(hall.config), "--event", "open", "--db", men_db]) == 1
     assert "the database of event 'men'" in capsys.readouterr().err
+
+
+def test_a_table_still_playing_another_events_game_is_not_assigned_at_start(hall: Hall) -> None:
+    """Table 1 was the open group's until the venue file gave it to the men's group; the
+    open group's game there still runs when the men's director starts: its retained state
+    says so, and the start assigns table 1 nothing (the game takes another free table)."""
+    running = TableState(
+        1, "r2-m1-g2", 30, "playing", (112,), 1000, 1000, "black", None, 1, "x", "y",
+        event_id="open",
+    )  # fmt: skip
+    hall.bus.publish(topics.table_state(hall.venue_id, 1), running)
+    assert hall.bus.wait_drained(5)
+    men = director(hall, "men")
+    men.start()
+    try:
+        wait_until(lambda: len(hall.seen.assignments) == 2, 10, "two retained assignments")
+        time.sleep(0.3)
+        assert sorted(hall.seen.assignments) == [2, 3]
+        assert men.core is not None and men.core.held(1)
+        # the open group's game ends: table 1 is free (nothing waits for it now)
+        over = replace(running, seq=31, status="finished", result="1-0", at_ms=2)
+        hall.bus.publish(topics.table_state(hall.venue_id, 1), over)
+        assert men.wait_for(lambda core: not core.held(1), 10)
+    finally:
+        men.close()
+    log = DirectorStore(hall.config.parent / "men.db").audit_records()
+    held = [r for r in log if r.action == "table-held"]
+    assert [(r.details["table"], r.details["other_event"]) for r in held] == [(1, "open")]

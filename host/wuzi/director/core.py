@@ -161,6 +161,12 @@ class DirectorCore:
         state = screens.competition_state(self.comp, list(self.games.values()), self.live, now_ms)
         return replace(state, event_id=self.event_id)
 
+    def held(self, table: int) -> bool:
+        """The table's retained state shows another event's game still running there
+        (`Work.held`): nothing of this director's goes to it, not even a cleared
+        assignment."""
+        return Work(self, 0).held(table) is not None
+
     def foreign(self, table: int | None) -> bool:
         """A table of another event of the venue: its results, states and commands are
         that event's director's, never this one's (ignored, not refused: no audit noise).

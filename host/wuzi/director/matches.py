@@ -392,6 +392,7 @@ def assign(floor: Floor, work: Work, game: Game, table: int) -> None:
         board=p.board,
         game_in_match=p.game_in_match,
         playoff=p.playoff,
+        **({"event_id": work.core.event_id} if work.core.event_id else {}),
     )
 
 

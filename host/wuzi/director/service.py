@@ -39,7 +39,7 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,6 +89,11 @@ __all__ = ["DirectorOptions", "DirectorService"]
 log = logging.getLogger("wuzi.director")
 
 DEFAULT_DIRECTOR_ID = "director"
+RETAINED_WAIT_S = 5
+"""An event's director waits at most this long for its tables' retained states at start."""
+RETAINED_QUIET_S = 0.3
+"""…and stops waiting once none arrived for this long after the subscriptions' answer
+(the broker sends every retained message right after it acknowledges a subscription)."""
 GAP_LOST_AFTER_MS = 10_000
 """A gap the retained state has not filled this long after it was found is logged as lost
 (the retained state arrives within a round trip of asking)."""
@@ -149,6 +154,8 @@ class DirectorService:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
+        # the retained messages read before the start (an event's director), else None
+        self._early: list[tuple[str, Message]] | None = None
 
     # --- starting and stopping --------------------------------------------------------
 
@@ -161,9 +168,16 @@ class DirectorService:
         with self._lock:
             stored = self.store.open()
             self._check_event(stored)
-            self._resume(stored, external=None)
+        early: list[tuple[str, Message]] = []
+        if self.event is not None:
+            early = self._read_retained()
+        with self._lock:
+            self._resume(stored, external=None, early=[m for _, m in early])
             self._connect_bus()
             self._publish_everything()
+            self._early = None
+            for topic, message in early:  # now through the core, as if they came now
+                self._on_message(topic, message)
         assert self.core is not None
         log.info(
             "director for %r: round %d of %d, %d tables",
@@ -185,8 +199,40 @@ class DirectorService:
         stamp = EventStamp(self.venue.id, self.event.id)
         check_stamp(self.store.stamp_event(stamp), self.venue, self.event, db)
 
-    def _resume(self, stored: Stored, external: list[str] | None) -> None:
-        """A core from what is stored, its start change stored and applied."""
+    def _read_retained(self) -> list[tuple[str, Message]]:
+        """An event's director reads its tables' retained states before it starts: a
+        table may still play another event's game (moved between events, docs/director.md),
+        and the start must not assign it. The live connection is made first; what it
+        brings before the core exists is kept (``_early``) until the broker has sent the
+        retained messages (the subscriptions acknowledged, then quiet for a moment)."""
+        self._early = []
+        self._make_live_bus()
+        live = self.live_bus
+        assert live is not None
+        live.connect()
+        if not live.wait_subscribed(RETAINED_WAIT_S):
+            log.warning(
+                "the broker did not answer in %d s: starting without the tables' retained states",
+                RETAINED_WAIT_S,
+            )
+        deadline = time.monotonic() + RETAINED_WAIT_S
+        seen = -1
+        while time.monotonic() < deadline:
+            with self._lock:
+                count = len(self._early)
+            if count == seen:
+                break
+            seen = count
+            time.sleep(RETAINED_QUIET_S)
+        with self._lock:
+            return list(self._early)
+
+    def _resume(
+        self, stored: Stored, external: list[str] | None, early: Sequence[Message] = ()
+    ) -> None:
+        """A core from what is stored, its start change stored and applied. ``early``:
+        the retained messages read before the start; the states of another event's games
+        go to the core first, so that its start assigns no table one of them holds."""
         old = self.core
         core = DirectorCore(
             stored.competition,
@@ -202,6 +248,10 @@ class DirectorService:
         )
         if old is not None:
             core.live.update(old.live)
+            core.states.update(old.states)
+        for message in early:
+            if isinstance(message, TableState) and message.event_id not in ("", core.event_id):
+                core.commit(core.on_table_state(message, self.wall_ms()))  # nothing stored
         self._log_seq = stored.log_seq
         change = core.on_start(self.wall_ms(), external=external)
         self._store(change)
@@ -217,8 +267,6 @@ class DirectorService:
         # wuzi.<venue>.director-live.<id>) with one password: the broker binds each client
         # id to its account, so neither can push the other off (docs/security.md).
         persistent = director_login(self.venue, "director", self.event)
-        live = director_login(self.venue, "director-live", self.event)
-        log.info("director %s: %s", self.director_id, persistent.describe())
 
         def status(online: bool) -> RetainedMessage:
             message = HostStatus(self.director_id, online, (), self.boot_id, self.wall_ms())
@@ -238,9 +286,18 @@ class DirectorService:
         )
         for topic_filter in (*self._filters("events"), topics.arbiter_commands(venue)):
             self.bus.subscribe(topic_filter, self._on_message)
-        # Retained messages on a connection of their own with a clean session: the broker
-        # re-sends the latest of each at every connect, so queueing every table state of
-        # an outage for the persistent session would only crowd out the events.
+        self.bus.connect()
+        if self.live_bus is None:
+            self._make_live_bus()
+            assert self.live_bus is not None
+        self.live_bus.connect()  # (already connected: nothing)
+
+    def _make_live_bus(self) -> None:
+        """Retained messages on a connection of their own with a clean session: the
+        broker re-sends the latest of each at every connect, so queueing every table state
+        of an outage for the persistent session would only crowd out the events."""
+        broker = self.venue.broker
+        live = director_login(self.venue, "director-live", self.event)
         self.live_bus = BusClient(
             self.options.broker_url or broker.url,
             live.client_id,
@@ -252,8 +309,6 @@ class DirectorService:
         )
         for topic_filter in (*self._filters("state"), *self._filters("hosts")):
             self.live_bus.subscribe(topic_filter, self._on_message)
-        self.bus.connect()
-        self.live_bus.connect()
 
     def _filters(self, kind: str) -> list[str]:
         """What the director reads of the tables: every table's ``events`` / ``state`` and
@@ -365,6 +420,10 @@ class DirectorService:
     def _on_message(self, topic: str, message: Message) -> None:
         if not isinstance(message, TableEvent | TableState | ArbiterCommand | HostStatus):
             return  # a retained message cleared: nothing for the director
+        with self._lock:
+            if self._early is not None:  # before the start (`_read_retained`): kept
+                self._early.append((topic, message))
+                return
         if isinstance(message, TableEvent | TableState):
             self._track(message)
 
@@ -473,6 +532,8 @@ class DirectorService:
             return
         topic = topics.assignment(self.venue.id, table)
         assignment = self.core.assignment(table)
+        if assignment is None and self.core.held(table):
+            return  # another event's game still runs there: leave its assignment alone
         self.bus.publish(topic, assignment if assignment is not None else Cleared(topic))
 
     def _publish_state(self) -> None:
@@ -492,16 +553,17 @@ def director_login(venue: VenueConfig, role: Role, event: EventConfig | None) ->
     A venue of one event: `wuzi.config.credentials.login` (``[director]``'s file). An
     event's director: the accounts ``wuzi.<venue>.director.<event>`` and
     ``wuzi.<venue>.director-live.<event>``, one password, from the event's
-    ``broker_password_file`` or by default ``secrets/<event id>.pass`` next to the venue
-    file (what ``wuzi venue broker-config`` writes for it); without that default file the
-    shared ``[broker]`` login or anonymous, as for every process. A named file that
-    cannot be read is a `CredentialError` naming the key. (The one place the event's
-    password file is looked up: keep it in step with `wuzi.config.credentials`.)"""
+    ``broker_password_file`` or by default ``secrets/events/<event id>.pass`` next to the
+    venue file (what ``wuzi venue broker-config`` writes for it); without that default
+    file the shared ``[broker]`` login or anonymous, as for every process. A named file
+    that cannot be read is a `CredentialError` naming the key. (The one place the event's
+    password file is looked up: the same as ``credentials.director_account(venue, event)``
+    of the ACL work, branch i35-acl, which can replace it at merge.)"""
     if event is None:
         return login(venue, role, venue.director_id or DEFAULT_DIRECTOR_ID)
     name = client_id_of(venue, role, event.id)
     named = event.broker_password_file
-    path = named if named is not None else default_secret_file(venue, event.id)
+    path = named if named is not None else default_secret_file(venue, event.id, "events")
     if named is None and not Path(path).exists():
         return shared_login(venue, name, f"no password file {path}")
     try:
