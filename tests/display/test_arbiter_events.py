@@ -131,9 +131,7 @@ def test_venue_tables_from_the_file(tmp_path: Path) -> None:
     }
 
 
-@pytest.mark.parametrize(
-    ("event", "message"), [("Men!", "--event"), ("women", "no event 'women'")]
-)
+@pytest.mark.parametrize(("event", "message"), [("Men!", "--event"), ("women", "no event 'women'")])
 def test_a_bad_event_is_refused(
     tmp_path: Path, event: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

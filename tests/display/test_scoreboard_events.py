@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from wuzi.bus import topics
-from wuzi.bus.schemas import Assignment, Cleared, CompetitionState, StandingLine, TableState
+from wuzi.bus.schemas import Assignment, Cleared, CompetitionState, TableState
 from wuzi.cli import main
 from wuzi.display.sample import sample_messages
 from wuzi.display.sample_hall import HALL_EVENTS, HALL_VENUE, sample_hall_messages
@@ -88,7 +88,9 @@ def test_each_events_pages_in_turn_under_its_name() -> None:
         ("women", "tables", 0),
         ("women", "standings", 0),
     ]
-    assert pages_of(hall_model(), event="nobody") == [Page("tables", 1, 1, tables=(), event="nobody")]
+    assert pages_of(hall_model(), event="nobody") == [
+        Page("tables", 1, 1, tables=(), event="nobody")
+    ]
 
 
 def test_a_table_knows_its_event_from_its_state_its_assignment_or_its_match() -> None:
@@ -130,6 +132,19 @@ def test_the_overview_names_every_event_its_round_its_tables_and_leaders() -> No
     assert table_ranges([]) == ""
 
 
+def test_a_venue_file_of_one_event_has_no_overview() -> None:
+    model = VenueModel()
+    for topic, message in sample_hall_messages():
+        if getattr(message, "event_id", "") == "men":  # no host status: only the men's
+            model.apply(topic, message, 0)
+    pages = pages_of(model)
+    assert model.events() == ["men"]
+    assert [(p.kind, p.event, p.events) for p in pages] == [
+        ("tables", "men", 1),
+        ("standings", "men", 1),
+    ]
+
+
 def test_a_one_event_venue_pages_as_before() -> None:
     model = VenueModel()
     for topic, message in sample_messages():
@@ -159,7 +174,9 @@ def test_few_tables_of_an_event_are_drawn_larger() -> None:
 # drawn for real
 
 
-def shoot(model: VenueModel, page: Page, path: Path, size: tuple[int, int]) -> tuple[Frame, dict[str, Any]]:
+def shoot(
+    model: VenueModel, page: Page, path: Path, size: tuple[int, int]
+) -> tuple[Frame, dict[str, Any]]:
     seen: dict[str, Any] = {}
 
     def draw(window: Any) -> None:
@@ -286,6 +303,6 @@ def test_a_bad_event_id_is_refused(bad: str, capsys: pytest.CaptureFixture[str])
 def test_standings_of_the_sample_are_ordered() -> None:
     for topic, message in sample_hall_messages():
         if isinstance(message, CompetitionState):
-            lines: tuple[StandingLine, ...] = message.standings
-            assert [line.points for line in lines] == sorted((l.points for l in lines), reverse=True)
+            points = [line.points for line in message.standings]
+            assert points == sorted(points, reverse=True)
             assert message.event_id and topic.endswith(f"/{message.event_id}/state")

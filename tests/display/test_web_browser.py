@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,121 @@ def test_the_page_in_chromium(mosquitto: MosquittoBroker, tmp_path: Path) -> Non
     OUTPUT.mkdir(parents=True, exist_ok=True)
     (OUTPUT / "web-browser-metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     print(json.dumps(metrics))
+
+
+TWO_EVENTS = """
+[broadcast]
+delay_minutes = 0
+
+[[events]]
+id = "men"
+name = "男子组 Men's group"
+database = "men.sqlite"
+tables = "1-2"
+
+[[events]]
+id = "open"
+name = "公开组 Open group"
+database = "open.sqlite"
+tables = "3-4"
+ruleset = "freestyle"
+"""
+
+
+def event_summary(event: str, name: str, leader: str, second: str) -> CompetitionState:
+    return CompetitionState(
+        event=name,
+        format="swiss",
+        round=5,
+        rounds=7,
+        matches=(),
+        standings=(
+            StandingLine(1, 1, leader, 4.0, (11.0,)),
+            StandingLine(2, 2, second, 3.5, (10.0,)),
+        ),
+        tiebreak_names=("buchholz",),
+        tiebreak_formulas=("buchholz",),
+        bracket=(),
+        finished=False,
+        at_ms=now_ms(),
+        event_id=event,
+    )
+
+
+def test_a_hall_of_two_events_in_chromium(mosquitto: MosquittoBroker, tmp_path: Path) -> None:
+    """Issue 35: a venue playing two events at once. The page lists the events (names,
+    rounds, leaders), every table names its event, and each event opens on its own page
+    with only its tables, its standings and its games."""
+    venue = "web-hall"
+    venue_file = write_venue(tmp_path, venue, mosquitto.url, TWO_EVENTS)
+    host = live_publisher(mosquitto.url, venue)
+    host.publish(
+        topics.competition_state(venue, "men"),
+        event_summary("men", "男子组 Men's group", "曹冬", "黄立"),
+    )
+    host.publish(
+        topics.competition_state(venue, "open"),
+        event_summary("open", "公开组 Open group", "吕翔", "那威"),
+    )
+    men = replace(
+        live_state(1, (112, 113, 127, 128, 142, 96, 157), status="finished", result="1-0",
+                   black="曹冬", white="黄立", game_id="men-r5-t1"),
+        event_id="men",
+    )  # fmt: skip
+    open_ = replace(
+        live_state(3, (112, 98), game_id="open-r5-t3", black="吕翔", white="那威"),
+        event_id="open",
+    )
+    publish_all(host, venue, [men, open_])
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    broadcast = ["broadcast", "--config", str(venue_file)]
+    web = ["web", "--config", str(venue_file), "--port", str(port), "--bind", "127.0.0.1"]
+    with (
+        running_cli(broadcast, tmp_path / "broadcast.log"),
+        running_cli(web, tmp_path / "web.log", ready="serving http://"),
+        sync_playwright() as playwright,
+    ):
+        browser = launch(playwright)
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page.goto(url)
+        expect(page.locator("#tables article")).to_have_count(2, timeout=20_000)
+        expect(page.locator("#events-list a.event")).to_have_count(2, timeout=10_000)
+        assert page.locator("#nav-events").is_visible()
+        listed = page.locator("#events-list").inner_text()
+        for text in (
+            "男子组 Men's group",
+            "公开组 Open group",
+            "第5/7轮 Round 5/7",
+            "曹冬",
+            "吕翔",
+        ):
+            assert text in listed, text
+        assert "男子组" in page.locator("#t-1 .ev").inner_text()
+        assert "公开组" in page.locator("#t-3 .ev").inner_text()
+        assert page.locator("#standings-box").is_hidden()  # standings are per event
+        shot(page, tmp_path, "web-hall-events.png")
+
+        # the open group's page: its tables, its standings, its games, nothing of the men's
+        page.click("#ev-open")
+        page.wait_for_url("**/?event=open")
+        expect(page.locator("#tables article")).to_have_count(1, timeout=10_000)
+        assert page.locator("#tables article").get_attribute("id") == "t-3"
+        assert "公开组 Open group" in page.locator("#event-title").inner_text()
+        assert page.locator("#events-box").is_hidden()
+        standings = page.locator("#standings-table").inner_text()
+        assert "吕翔" in standings and "曹冬" not in standings
+        expect(page.locator("#games-list li")).to_have_count(1, timeout=10_000)
+        assert "那威" in page.locator("#games-list").inner_text()
+        shot(page, tmp_path, "web-hall-open.png")
+
+        # the men's page, and its finished game's record under the men's event
+        page.goto(f"{url}?event=men")
+        expect(page.locator("#tables article")).to_have_count(1, timeout=10_000)
+        assert page.locator("#tables article").get_attribute("id") == "t-1"
+        assert "黄立" in page.locator("#standings-table").inner_text()
+        page.click("#t-1 a.open")
+        page.wait_for_selector("#move-list li", timeout=10_000)
+        assert "男子组 Men's group" in page.locator("#game-match").inner_text()
+        browser.close()
+    host.close()

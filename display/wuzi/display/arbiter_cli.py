@@ -58,11 +58,10 @@ if TYPE_CHECKING:
     import pyglet.window
 
     from wuzi.config.venue import VenueConfig
-    from wuzi.rules.ruleset import RuleSet
-
     from wuzi.display.arbiter_commands import CommandDesk, CommandIntent, Signer
     from wuzi.display.arbiter_model import ArbiterModel
     from wuzi.display.feed import BusFeed
+    from wuzi.rules.ruleset import RuleSet
 
 __all__ = ["FILTERS", "ArbiterScreen", "register", "venue_tables"]
 

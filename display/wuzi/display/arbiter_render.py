@@ -315,7 +315,9 @@ class ArbiterRenderer:
                 _label(
                     self.batch,
                     self.text,
-                    text=_cut(f"{alert.event} · {alert.text}" if alert.event else alert.text, limit),
+                    text=_cut(
+                        f"{alert.event} · {alert.text}" if alert.event else alert.text, limit
+                    ),
                     x=x + w * 0.025,
                     y=ry + row_h * 0.28,
                     font_size=size * 0.8,

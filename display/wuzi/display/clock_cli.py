@@ -7,8 +7,8 @@
 
 It reads the table's retained ``table/<n>/state`` (and ``assignments/<n>`` for the time
 control, ``competition/#`` for the names of the events of a hall of several: the title
-names the event of the table's game) — nothing referee-only — and draws the two clocks only when a face changes
-(`ClockModel.next_change_ms`). ``--sample`` is a built-in table in play
+names the event of the table's game) — nothing referee-only — and draws the two clocks
+only when a face changes (`ClockModel.next_change_ms`). ``--sample`` is a built-in table in play
 (`wuzi.display.clock_sample`); ``--state`` a saved state in the scoreboard's format
 (`wuzi.display.sample`: a JSON list of ``{topic, payload}``). ``--snapshot`` renders one
 frame to a PNG off screen and exits: from the sample or the state file, or from the

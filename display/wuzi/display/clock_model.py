@@ -110,9 +110,7 @@ def _title(table: int, event: str = "") -> str:
     return f"{title} · {event}" if event else title
 
 
-def event_name(
-    event_id: str, names: dict[str, str], assignment: Assignment | None = None
-) -> str:
+def event_name(event_id: str, names: dict[str, str], assignment: Assignment | None = None) -> str:
     """How a screen names event ``event_id`` ("" for none): its competition's name from
     ``names`` (event id to `CompetitionState.event`), else the assignment's of that event,
     else the id itself."""

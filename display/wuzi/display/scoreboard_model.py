@@ -604,8 +604,7 @@ def _event_pages(
         count = len(competition.standings)  # a knockout's places page: a row per place too
         spans = [(i, min(count, i + rows)) for i in range(0, count, rows)]
         pages.extend(
-            Page("standings", i + 1, len(spans), rows=s, event=event)
-            for i, s in enumerate(spans)
+            Page("standings", i + 1, len(spans), rows=s, event=event) for i, s in enumerate(spans)
         )
     return pages
 

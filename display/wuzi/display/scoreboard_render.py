@@ -42,6 +42,7 @@ from wuzi.display.scoreboard_card import (
     set_text,
     xywh,
 )
+from wuzi.display.scoreboard_events import build_events, leader_rows
 from wuzi.display.scoreboard_model import (
     LABELS,
     BracketBox,
@@ -54,7 +55,6 @@ from wuzi.display.scoreboard_model import (
     standing_rows,
     tiebreak_header,
 )
-from wuzi.display.scoreboard_events import build_events, leader_rows
 from wuzi.display.scoreboard_places import build_places
 
 __all__ = ["COLOURS", "Rect", "ScoreboardRenderer", "clock_colours", "fit_text", "grid_shape"]
@@ -274,7 +274,7 @@ class ScoreboardRenderer:
             rnd = LABELS["round_of"].format(n=competition.round, m=competition.rounds)
             event = f"{event}   {rnd}" if event else rnd
         title = "" if message or page is None or page.kind == "events" else page.title
-        if page is not None and page.event_number:  # a hall of several events: which one
+        if page is not None and page.event_number and page.events > 1:  # which of several
             which = LABELS["event_of"].format(n=page.event_number, m=page.events)
             title = f"{which}   {title}" if title else which
         room = 0.55 if page is not None and page.events > 1 else 0.7  # leave the page label room

@@ -6,7 +6,8 @@ Contract (docs/cli.md "wuzi web")::
              [--log-level LEVEL]
 
 Serves ``http://ADDRESS:PORT/`` (every address when ``--bind`` is not given; port 8080)
-built from the delayed public feed and ``competition/state`` only. The broker is
+built from the delayed public feed and ``competition/#`` only (in a hall of several
+events the page lists them and opens each: ``/?event=ID``). The broker is
 ``--broker`` (e.g. the outside broker the venue bridges to: the same page from anywhere),
 else the venue file's ``[broker] url``; the login is the URL's when it names a user, else
 the public screen account ``web-<machine>`` (``[screens] public``; anonymous on a broker
@@ -81,6 +82,12 @@ def _command(args: argparse.Namespace) -> int:
         "name": venue.name,
         "delay_minutes": broadcast.delay_minutes,
         "ruleset": ruleset.name if ruleset is not None else "renju",
+        # each event's rule set (its defaults over the venue's), for its games' records
+        "rulesets": {
+            event.id: rules.name
+            for event in venue.events
+            if (rules := event.defaults.over(venue.defaults).ruleset) is not None
+        },
     }
     hub = Hub(WebModel(venue.id), meta)
     client = BusClient(

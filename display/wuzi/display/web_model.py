@@ -2,7 +2,8 @@
 
 Pure: no I/O, no clock — ``received_ms``/``now_ms`` are the server's monotonic
 milliseconds. `WebModel.apply` folds one message of ``public/table/<n>/state``,
-``public/table/<n>/events`` or ``competition/state`` and says what changed; the views
+``public/table/<n>/events``, ``competition/state`` or ``competition/<event>/state`` and
+says what changed; the views
 (`table_view`, `game_view`, `competition_view`, `snapshot`) are plain JSON values the
 server sends to every browser; `record` builds a finished (or running) game's
 `GameRecord` for the SGF and ``.psq`` writers of `wuzi.rules.formats`.
@@ -11,6 +12,13 @@ What the page may show is what the delayed public feed carries — the stones, t
 the players, the results — and the director's competition summary. The model refuses
 any other topic (a live ``table/`` message included), so a wrong subscription cannot put
 live play on a page that the internet reads.
+
+Events: a hall may run several events at once (the 2019 open's men's, women's and open
+groups), each director publishing its summary on ``competition/<event>/state``. The model
+keeps one summary per event (``competitions``, "" the one-event topic's); each table's
+view carries its game's ``event`` id and ``event_name``; `events_view` lists the events of
+a hall of several (each with its standings and bracket, the page's event pages), empty
+for a one-event venue, whose views are as they were before events.
 
 Clocks: a view carries each side's time *at ``now_ms``* (the running side counted down
 from the state's local receive time, as the scoreboard does); the browser counts on from
@@ -45,7 +53,8 @@ _RESULTS = {"1-0": "black", "0-1": "white", "1/2-1/2": "draw"}
 _REASON_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
 
 Change = tuple[str, str]
-"""What changed: ``("table", "12")``, ``("competition", "")``."""
+"""What changed: ``("table", "12")``, ``("competition", "")`` (the one-event venue's),
+``("competition", "men")`` (an event's of a hall of several)."""
 
 
 class WebModelError(ValueError):
@@ -64,7 +73,7 @@ class _Game:
 class WebModel:
     venue: str
     max_games: int = MAX_GAMES
-    competition: CompetitionState | None = None
+    competitions: dict[str, CompetitionState] = field(default_factory=dict)  # by event id
     _tables: dict[int, tuple[TableState, int]] = field(default_factory=dict)
     _games: OrderedDict[str, _Game] = field(default_factory=OrderedDict)
 
@@ -79,15 +88,20 @@ class WebModel:
         if where.venue != self.venue:
             raise WebModelError(f"{topic!r} is not of venue {self.venue!r}")
         if where.kind is TopicKind.COMPETITION:
-            if isinstance(message, CompetitionState) and message != self.competition:
-                self.competition = message
-                return [("competition", "")]
+            event = where.event or ""
+            if isinstance(message, CompetitionState):
+                if message == self.competitions.get(event):
+                    return []
+                self.competitions[event] = message
+                return [("competition", event)]
+            if isinstance(message, Cleared) and self.competitions.pop(event, None) is not None:
+                return [("competition", event)]
             return []
         if where.kind is TopicKind.PUBLIC_EVENTS and isinstance(message, TableEvent):
             return self._event(message)
         if where.kind is not TopicKind.PUBLIC_STATE:
             raise WebModelError(
-                f"{topic!r}: the web page reads the public feed and competition/state only"
+                f"{topic!r}: the web page reads the public feed and competition/ only"
             )
         assert where.table is not None
         if isinstance(message, Cleared):
@@ -121,10 +135,48 @@ class WebModel:
     def tables(self) -> list[int]:
         return sorted(self._tables)
 
-    def match_of(self, table: int) -> MatchSummary | None:
-        if self.competition is None:
+    @property
+    def competition(self) -> CompetitionState | None:
+        """The venue's one competition: the one-event topic's, else the only event's."""
+        if "" in self.competitions:
+            return self.competitions[""]
+        if len(self.competitions) == 1:
+            return next(iter(self.competitions.values()))
+        return None
+
+    def competition_of(self, event: str) -> CompetitionState | None:
+        """Event ``event``'s summary; "" (a game of no event): the venue's one."""
+        return self.competitions.get(event) if event else self.competition
+
+    def event_name(self, event: str) -> str:
+        """Event ``event``'s name (its summary's), else its id; "" the one event's name."""
+        competition = self.competition_of(event)
+        if competition is not None and competition.event:
+            return competition.event
+        return event
+
+    def events(self) -> list[str]:
+        """The events of a hall of several, in the order of their lowest table (then id);
+        [] for a one-event venue."""
+        known = {event for event in self.competitions if event}
+        first: dict[str, int] = {}
+        for table, (state, _ms) in sorted(self._tables.items()):
+            if state.event_id:
+                known.add(state.event_id)
+                first.setdefault(state.event_id, table)
+        for event, competition in self.competitions.items():
+            for match in competition.matches:
+                for table in match.tables:
+                    if event and table < first.get(event, 10_000):
+                        first[event] = table
+        return sorted(known, key=lambda e: (first.get(e, 10_000), e))
+
+    def match_of(self, table: int, event: str = "") -> MatchSummary | None:
+        """The match table ``table`` plays in, from its game's event's summary."""
+        competition = self.competition_of(event)
+        if competition is None:
             return None
-        for match in self.competition.matches:
+        for match in competition.matches:
             if table in match.tables:
                 return match
         return None
@@ -136,7 +188,7 @@ class WebModel:
             return None
         state, received_ms = slot
         view = _state_view(state, received_ms, now_ms)
-        match = self.match_of(table)
+        match = self.match_of(table, state.event_id)
         board = state.board
         if board is None and match is not None and len(match.tables) > 1:
             board = match.tables.index(table) + 1
@@ -145,6 +197,8 @@ class WebModel:
             "" if board is None else " · " + LABELS["board"].format(n=board)
         )
         view["match"] = None if match is None else _match_view(match)
+        view["event"] = state.event_id
+        view["event_name"] = self.event_name(state.event_id) if state.event_id else ""
         return view
 
     def game_view(self, game_id: str, now_ms: int) -> dict[str, Any] | None:
@@ -155,10 +209,18 @@ class WebModel:
         view = _state_view(game.state, game.received_ms, now_ms)
         view["names"] = [point_name(p) for p in game.state.moves]
         view["reason"] = game.reason
-        match = self.match_of(game.table)
+        event = game.state.event_id
+        match = self.match_of(game.table, event)
         view["match"] = None if match is None else _match_view(match)
-        view["event"] = self.competition.event if self.competition is not None else ""
+        competition = self.competition_of(event)
+        view["event"] = competition.event if competition is not None else event
+        view["event_id"] = event
         return view
+
+    def game_event(self, game_id: str) -> str:
+        """The event id of a game kept ("" for none, or a game never seen)."""
+        game = self._games.get(game_id)
+        return game.state.event_id if game is not None else ""
 
     def games(self) -> list[dict[str, Any]]:
         """Every game kept, newest first: id, table, players, result (for the game list)."""
@@ -171,15 +233,19 @@ class WebModel:
                 "result": g.state.result,
                 "status": g.state.status,
                 "moves": len(g.state.moves),
+                "event": g.state.event_id,
             }
             for game_id, g in reversed(self._games.items())
         ]
 
-    def competition_view(self) -> dict[str, Any] | None:
-        c = self.competition
+    def competition_view(self, event: str | None = None) -> dict[str, Any] | None:
+        """The summary of event ``event`` as JSON (None: the venue's one event's), with
+        its ``id`` ("" for the one-event venue's)."""
+        c = self.competition if event is None else self.competitions.get(event)
         if c is None:
             return None
         return {
+            "id": (event or "") if event is not None else c.event_id,
             "event": c.event,
             "format": c.format,
             "round": c.round,
@@ -212,12 +278,30 @@ class WebModel:
             ],
         }
 
+    def events_view(self) -> list[dict[str, Any]]:
+        """The events of a hall of several, each with its summary (or none yet) and its
+        tables; [] for a one-event venue."""
+        out = []
+        for event in self.events():
+            tables = [n for n, (state, _ms) in self._tables.items() if state.event_id == event]
+            out.append(
+                {
+                    "id": event,
+                    "name": self.event_name(event),
+                    "tables": sorted(tables),
+                    "competition": self.competition_view(event),
+                }
+            )
+        return out
+
     def snapshot(self, now_ms: int) -> dict[str, Any]:
         """Everything a page needs at its start."""
         tables = [self.table_view(n, now_ms) for n in self.tables()]
+        several = len(self.events()) > 1
         return {
             "tables": [t for t in tables if t is not None],
-            "competition": self.competition_view(),
+            "competition": None if several else self.competition_view(),
+            "events": self.events_view() if several else [],
         }
 
     # --- records ------------------------------------------------------------------------
@@ -234,14 +318,15 @@ class WebModel:
         winner = _RESULTS.get(state.result or "")
         if winner is not None:
             result = GameResult(winner, game.reason or "result")  # type: ignore[arg-type]
-        match = self.match_of(game.table)
+        match = self.match_of(game.table, state.event_id)
+        competition = self.competition_of(state.event_id)
         return GameRecord.from_points(
             list(state.moves),
             result=result,
             ruleset=ruleset,
             table=game.table,
             game_number=state.game_in_match,
-            event=self.competition.event if self.competition is not None else "",
+            event=competition.event if competition is not None else state.event_id,
             round=match.label if match is not None else "",
             first=Player(name=state.black),
             second=Player(name=state.white),

@@ -1,21 +1,26 @@
 """``wuzi web``'s server: one MQTT subscription, any number of browsers (stdlib only).
 
 * **One subscription.** `WebFeed` is one `BusClient` subscribed to
-  ``public/table/+/state``, ``public/table/+/events`` and ``competition/state`` of the
-  venue — never the live ``table/`` tree. Every message is folded into the `WebModel`
-  by the `Hub`, which fans each change out to every connected browser: a thousand
-  readers cost the broker what one does.
+  ``public/table/+/state``, ``public/table/+/events`` and ``competition/#`` (the one
+  event's ``competition/state``, each event's ``competition/<event>/state`` in a hall of
+  several) of the venue — never the live ``table/`` tree. Every message is folded into
+  the `WebModel` by the `Hub`, which fans each change out to every connected browser: a
+  thousand readers cost the broker what one does.
 * **Pushed updates.** ``GET /events`` is a server-sent-events stream (``text/event-stream``):
-  a ``snapshot`` event first (every table and the competition), then a ``table`` event for
-  every table that changed and a ``competition`` event when the summary did; a comment
+  a ``snapshot`` event first (every table, the competition, the events of a hall of
+  several), then a ``table`` event for every table that changed, a ``competition`` event
+  when the one-event summary did, and an ``events`` event (the whole list, each with its
+  summary) when an event's summary changed or an event appeared; a comment
   line every 15 s keeps proxies and phones from closing it. The browser's ``EventSource``
   reconnects by itself and gets a fresh snapshot.
-* **Pages and files.** ``/`` (all tables, standings, bracket) and ``/game?id=…`` (one game,
-  replayable) are the same small page (``web_assets/``: HTML, CSS and JS served from here,
-  gzip when the browser takes it — nothing from outside the venue, enforced by a
-  Content-Security-Policy of ``'self'``); ``/api/state``, ``/api/game?id=…`` and
-  ``/api/games`` give the same JSON; ``/record.sgf?id=…`` and ``/record.psq?id=…`` the
-  game's record as a download, written by `wuzi.rules.formats`.
+* **Pages and files.** ``/`` (all tables, standings, bracket; in a hall of several events
+  the list of events, each opening as ``/?event=ID``: its tables, standings, bracket and
+  games) and ``/game?id=…`` (one game, replayable) are the same small page
+  (``web_assets/``: HTML, CSS and JS served from here, gzip when the browser takes it —
+  nothing from outside the venue, enforced by a Content-Security-Policy of ``'self'``);
+  ``/api/state``, ``/api/game?id=…`` and ``/api/games`` give the same JSON;
+  ``/record.sgf?id=…`` and ``/record.psq?id=…`` the game's record as a download, written
+  by `wuzi.rules.formats`.
 
 `ThreadingHTTPServer`: a thread per connection, so an open event stream costs a thread
 and a queue of at most `CLIENT_QUEUE` updates; a browser that falls that far behind is
@@ -101,6 +106,7 @@ class Hub:
         self.dropped = 0
         self.peak_clients = 0
         self.connected = False
+        self._events: list[str] = model.events()  # the events the browsers were told of
 
     @property
     def clients(self) -> int:
@@ -112,7 +118,12 @@ class Hub:
         with self._lock:
             now = self._clock()
             changes = self.model.apply(topic, message, now)
-            frames = [self._frame(change, now) for change in changes]
+            frames = [f for f in (self._frame(change, now) for change in changes) if f]
+            events = self.model.events()
+            several = len(events) > 1
+            if several and (events != self._events or any(k == "competition" for k, _ in changes)):
+                frames.append(_sse("events", self.model.events_view()))
+            self._events = events
             if frames:
                 self._broadcast(frames)
 
@@ -128,6 +139,8 @@ class Hub:
             table = int(key)
             view = self.model.table_view(table, now)
             return _sse("table", view if view is not None else {"table": table, "gone": True})
+        if len(self.model.events()) > 1:  # an event of several: in the "events" list
+            return ""
         return _sse("competition", self.model.competition_view())
 
     def _broadcast(self, frames: list[str]) -> None:
@@ -179,7 +192,9 @@ class Hub:
         from wuzi.rules import formats
 
         with self._lock:
-            record = self.model.record(game_id, self.meta.get("ruleset") or "renju")
+            event = self.model.game_event(game_id)  # a hall of several: the event's rules
+            ruleset = (self.meta.get("rulesets") or {}).get(event) or self.meta.get("ruleset")
+            record = self.model.record(game_id, ruleset or "renju")
         if record is None:
             return None
         text = formats.export(record, fmt)
@@ -200,7 +215,7 @@ class WebFeed:
         for topic_filter in (
             f"{topics.all_public(venue).removesuffix('#')}table/+/state",
             f"{topics.all_public(venue).removesuffix('#')}table/+/events",
-            topics.competition_state(venue),
+            topics.all_competitions(venue),
         ):
             client.subscribe(topic_filter, hub.apply)
         self._stop = threading.Event()

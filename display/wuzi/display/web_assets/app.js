@@ -7,7 +7,11 @@ const SIZE = 15;
 const COLS = "abcdefghijklmno";
 const STARS = [[3, 3], [11, 3], [7, 7], [3, 11], [11, 11]];
 const $ = (id) => document.getElementById(id);
-const view = { tables: new Map(), competition: null, meta: {}, game: null, gameId: null, at: 0 };
+const view = {
+  tables: new Map(), competition: null, meta: {}, game: null, gameId: null, at: 0,
+  events: [], // a hall of several events: [{id, name, tables, competition}]; [] for one
+  eventId: null, // the event this page opens (/?event=ID), or null
+};
 window.wuziSeen = {}; // "table:seq" -> Date.now() when the update arrived (tests, latency)
 window.wuziEvents = 0;
 
@@ -109,13 +113,67 @@ function matchText(m) {
     + (m.label ? `<br>${esc(m.label)}` : "");
 }
 
+// A hall of several events: the event a page shows, and whether a table belongs to it.
+function several() {
+  return view.events.length > 1;
+}
+
+function chosenEvent() {
+  return view.eventId ? view.events.find((e) => e.id === view.eventId) || null : null;
+}
+
+function shown(t) {
+  return !view.eventId || t.event === view.eventId;
+}
+
+// The summary the standings and bracket show: the opened event's, the one event's.
+function currentCompetition() {
+  if (view.eventId) {
+    const ev = chosenEvent();
+    return ev ? ev.competition : null;
+  }
+  return several() ? null : view.competition;
+}
+
+function roundText(c) {
+  if (!c) return "";
+  return (c.round ? `第${c.round}/${c.rounds}轮 Round ${c.round}/${c.rounds}` : "")
+    + (c.finished ? " · 已结束 Finished" : "");
+}
+
+function renderEvents() {
+  const many = several();
+  $("nav-events").hidden = !many;
+  $("events-box").hidden = !many || Boolean(view.eventId);
+  $("event-head").hidden = !view.eventId;
+  if (view.eventId) {
+    const ev = chosenEvent();
+    const title = ev ? `${ev.name} ${roundText(ev.competition)}`
+      : `未知赛事 No event ${view.eventId}`;
+    $("event-title").textContent = title;
+    document.title = `${ev ? ev.name : view.eventId} · ${view.meta.name || "Wuzi"}`;
+  }
+  if (!many) return;
+  $("events-list").innerHTML = view.events.map((ev) => {
+    const c = ev.competition;
+    const leaders = c ? c.standings.slice(0, 3).map((s) => `<li>${esc(s.entrant)} `
+      + `<span class="pts">${esc(s.points)}</span></li>`).join("") : "";
+    const tables = ev.tables.length ? `第${ev.tables.join(", ")}桌 Tables` : "";
+    return `<a class="event" id="ev-${esc(ev.id)}" href="/?event=${encodeURIComponent(ev.id)}">`
+      + `<h3>${esc(ev.name)}</h3><div class="note">${esc(roundText(c))}</div>`
+      + `<div class="note">${esc(tables)}</div>${leaders ? `<ol>${leaders}</ol>` : ""}</a>`;
+  }).join("");
+}
+
 function cardHtml(t) {
   const moveNo = t.moves.length ? `第${t.moves.length}手 Move ${t.moves.length}` : "";
   const status = [t.status_text, moveNo].filter(Boolean).join(" · ");
   const link = t.game_id
     ? `<a class="open" href="/game?id=${encodeURIComponent(t.game_id)}">棋谱 Game record ›</a>` : "";
   const board = t.board ? ` · 第${t.board}台 Board ${t.board}` : "";
-  return `<div class="top"><span class="num">第${t.table}桌 Table ${t.table}${board}</span>`
+  const ev = several() && !view.eventId && t.event_name
+    ? `<span class="ev">${esc(t.event_name)}</span>` : "";
+  return `<div class="top"><span class="num">第${t.table}桌 Table ${t.table}${board}</span>${ev}`
     + `<span class="match">${matchText(t.match)}</span></div>`
     + `<div class="body">${boardSvg(t.moves, t.offers, t.moves.length, false, false)}`
     + `<div class="players">${playerRow(t, "black")}${playerRow(t, "white")}`
@@ -125,8 +183,9 @@ function cardHtml(t) {
 function renderCard(t) {
   const box = $("tables");
   let card = $(`t-${t.table}`);
-  if (t.gone) {
+  if (t.gone || !shown(t)) { // gone, or a table of another event than the one opened
     if (card) card.remove();
+    $("empty").hidden = box.children.length > 0;
     return;
   }
   if (!card) {
@@ -140,18 +199,19 @@ function renderCard(t) {
   card.dataset.moves = t.moves.length;
   card.dataset.status = t.status;
   card.innerHTML = cardHtml(t);
-  $("empty").hidden = view.tables.size > 0;
+  $("empty").hidden = box.children.length > 0;
 }
 
 function renderCompetition() {
-  const c = view.competition;
+  renderEvents();
+  const c = currentCompetition();
   $("standings-box").hidden = !c || !c.standings.length;
   $("nav-standings").hidden = $("standings-box").hidden;
   $("bracket-box").hidden = !c || !c.bracket.length;
   $("nav-bracket").hidden = $("bracket-box").hidden;
+  for (const t of view.tables.values()) renderCard(t); // the match, the event on each card
   if (!c) return;
-  $("round").textContent = `${c.event} · 第${c.round}/${c.rounds}轮 Round ${c.round}/${c.rounds}`
-    + (c.finished ? " · 已结束 Finished" : "");
+  $("round").textContent = `${c.event} · ${roundText(c)}`;
   const head = ["名次 Place", "选手/队 Entrant", "积分 Pts", ...c.tiebreaks];
   $("standings-table").innerHTML = `<thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>`
     + c.standings.map((s) => `<tr><td>${esc(s.place)}</td><td>${esc(s.entrant)}</td><td>${esc(s.points)}</td>`
@@ -163,7 +223,6 @@ function renderCompetition() {
       + `<div class="${cls(m.first)}">${esc(m.first)} ${esc(m.first_score)}</div>`
       + `<div class="${cls(m.second)}">${esc(m.second || "—")} ${esc(m.second_score)}</div></div>`;
   }).join("");
-  for (const t of view.tables.values()) renderCard(t);
 }
 
 let gamesTimer = null;
@@ -172,7 +231,8 @@ function refreshGames() {
   gamesTimer = setTimeout(async () => {
     gamesTimer = null;
     try {
-      const games = await (await fetch("/api/games")).json();
+      const all = await (await fetch("/api/games")).json();
+      const games = all.filter((g) => !view.eventId || g.event === view.eventId);
       $("games-list").innerHTML = games.map((g) => `<li><a href="/game?id=${encodeURIComponent(g.game_id)}">`
         + `第${g.table}桌 Table ${g.table}: ${esc(g.black)} – ${esc(g.white)}</a> `
         + `${esc(g.result || (g.status === "playing" ? "对局中 playing" : ""))}</li>`).join("");
@@ -276,9 +336,15 @@ function connect() {
     $("tables").innerHTML = "";
     for (const t of snap.tables) onTable(t);
     view.competition = snap.competition;
+    view.events = snap.events || [];
     renderCompetition();
-    $("empty").hidden = view.tables.size > 0;
+    $("empty").hidden = $("tables").children.length > 0;
     refreshGames();
+  });
+  source.addEventListener("events", (e) => {
+    window.wuziEvents++;
+    view.events = JSON.parse(e.data);
+    renderCompetition();
   });
   source.addEventListener("table", (e) => { window.wuziEvents++; onTable(JSON.parse(e.data)); });
   source.addEventListener("competition", (e) => {
@@ -303,8 +369,10 @@ function tick() {
 }
 
 function start() {
-  const id = new URLSearchParams(location.search).get("id");
+  const query = new URLSearchParams(location.search);
+  const id = query.get("id");
   if (location.pathname === "/game" && id) setUpGamePage(id);
+  else if (query.get("event")) view.eventId = query.get("event");
   connect();
   setInterval(tick, 100);
 }
