@@ -11,12 +11,13 @@ from collections.abc import Iterator
 import pytest
 
 from wuzi.rules.board import POINTS, SIZE, Board, Colour, Point, parse_point, parse_points
-from wuzi.rules.forbidden import forbidden_kind, forbidden_points
+from wuzi.rules.forbidden import forbidden_kind, forbidden_points, judge
 from wuzi.rules.game import Game
 from wuzi.rules.opening_symmetry import equivalence, pattern_symmetries
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.procedure import Action, Seat
 from wuzi.rules.ruleset import RuleSet
+from wuzi.rules.verdict import Verdict
 from wuzi.rules.wins import winning_row
 from wuzi.sim.bots import bot
 from wuzi.sim.bots.patterns import FIVE, FOURS_SHIFT, THREE, code_of
@@ -404,3 +405,33 @@ def test_the_bench_reports_its_figures() -> None:
     }
     assert all(value > 0 for value, _ in figures.values())
     assert figures["bot.move_ms_mean"][1] == "ms"
+
+
+def _free_game(ruleset: str, moves: str) -> Game:
+    game = Game(RuleSet.parse(ruleset), mode="auto", opening=make_procedure("free"))
+    for p in parse_points(moves):
+        game.place(p)
+    return game
+
+
+def test_a_slipping_black_plays_the_double_three_the_referee_would_call() -> None:
+    """``forbidden_slip`` (the hall demo's renju groups): Black's forbidden point within
+    reach, a double-three first, judged as the host judges it; the position after it is
+    lost for Black by the forbidden move (auto mode)."""
+    game = _free_game("renju", "f8 a1 g8 a3 h6 a5 h7 a7")
+    slip = bot.forbidden_slip(game, random.Random(1))
+    assert slip is not None and slip.colour is B and slip.point is not None
+    assert judge(game.board, slip.point) is Verdict.DOUBLE_THREE
+    assert slip.point == parse_point("h8")  # the one double-three here
+    game.place(slip.point)
+    assert game.is_over and game.result is not None
+    assert game.result.reason.value == "forbidden" and game.result.winner_colour is W
+
+
+def test_no_slip_without_forbidden_moves_with_a_five_to_make_or_for_white() -> None:
+    free = _free_game("no-forbidden", "f8 a1 g8 a3 h6 a5 h7 a7")
+    assert bot.forbidden_slip(free, random.Random(1)) is None  # no forbidden moves
+    five = _free_game("renju", "f8 a1 g8 a3 h6 a5 h7 a7 d8 b2 e8 b4 h5 b6 h4 c1")
+    assert bot.forbidden_slip(five, random.Random(1)) is None  # Black wins instead
+    white = _free_game("renju", "f8 a1 g8 a3 h6 a5 h7")
+    assert bot.forbidden_slip(white, random.Random(1)) is None  # White to move

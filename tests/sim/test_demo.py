@@ -26,6 +26,7 @@ def test_the_showcase_is_one_option_away(
         (["--speed", "0"], "the speed must be from 1 to 100, not 0"),
         (["--speed", "fast"], "the speed must be a number, not 'fast'"),
         (["--seed", "x"], "invalid int value"),
+        (["--hall", "open-2020"], "invalid choice: 'open-2020'"),
     ],
 )
 def test_bad_options_are_usage_errors(
@@ -53,3 +54,9 @@ def test_a_broker_that_is_not_there_fails_the_run_with_its_address(
     code = main(["demo", "--headless", "--broker", url, "--out", out])
     assert code == 1
     assert f"wuzi demo: cannot reach the broker at {url}" in capsys.readouterr().err
+
+
+def test_the_hall_has_no_fault_drill(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--faults`` is the team final's: with ``--hall`` a usage error, nothing started."""
+    assert main(["demo", "--hall", "open-2019", "--faults"]) == 2
+    assert "wuzi demo: --faults is for the team final, not --hall" in capsys.readouterr().err

@@ -24,8 +24,10 @@ from wuzi.host.link_events import board_input
 from wuzi.host.publish import PUBLIC_KINDS, referee_state, table_state
 from wuzi.link import segments, wire
 from wuzi.link.reconciler import Reconciler, StoneEvent
-from wuzi.rules.board import Colour, Point, point_name
+from wuzi.rules.board import Board, Colour, Point, point_name
+from wuzi.rules.forbidden import judge
 from wuzi.rules.procedure import Action, Seat
+from wuzi.sim.bots.bot import SLIP_ORDER
 from wuzi.sim.bots.table_player import (
     CLAIM_BUTTON,
     Lift,
@@ -752,3 +754,58 @@ def test_a_stone_put_down_when_the_flag_fell_is_not_a_move() -> None:
     assert player.truth_points() == host.moves()
     assert player.unpressed() == [point_name(placed.point)]
     assert point_name(placed.point) not in player.truth()
+
+
+def test_a_black_that_slips_plays_a_forbidden_move_and_white_claims_it() -> None:
+    """``slip`` (the hall demo's renju groups): Black plays a forbidden point by mistake,
+    the move stands at the host (claim mode: the host tells only the referee), and White
+    claims it with the claim button and White's own — the game is White's, by the
+    forbidden move, and the record's last move is Black's forbidden stone."""
+    lost = 0  # a forbidden point comes near the stones in about one game in four
+    for seed in range(1, 9):
+        host = CoreHost(setup())
+        player = TablePlayer(config(slip=1.0), seed=seed)
+        actions = run(host, player)
+        assert_clean_game(host, player)
+        result = host.session.game.result
+        assert result is not None
+        if result.reason.value != "forbidden":
+            continue  # no forbidden point ever came near the stones
+        lost += 1
+        assert result.winner_colour is Colour.WHITE
+        last = host.session.game.moves[-1]
+        assert last.colour is Colour.BLACK and last.point == player.truth_points()[-1]
+        board = host.session.game.board.copy()
+        board.remove(last.point)
+        assert judge(board, last.point) in SLIP_ORDER
+        assert host.state().status == "finished" and host.state().result == "0-1"
+        assert Press(0, CLAIM_BUTTON).button in [a.button for a in actions if isinstance(a, Press)]
+    assert lost >= 2, f"only {lost} of 8 slipping games ended by a forbidden move"
+
+
+def test_without_forbidden_moves_the_same_slip_is_a_move_like_any_other() -> None:
+    """The open group's rules (no forbidden moves): a slipping Black finds nothing to
+    slip on, and Black's double-threes — forbidden under renju — are played on."""
+    played_on = 0
+    for seed in range(1, 9):
+        table = TableSetup(
+            ruleset="no-forbidden",
+            mode="claim",
+            opening="free",
+            opening_settings=(),
+            time_control="3600",
+        )
+        host = CoreHost(table)
+        rules = PlayerConfig(ruleset="no-forbidden", opening="free", think_ms=60, slip=1.0)
+        player = TablePlayer(rules, seed=seed)
+        run(host, player)
+        assert_clean_game(host, player)
+        game = host.session.game
+        assert game.result is not None and game.result.reason.value != "forbidden"
+        board = Board()
+        for k, move in enumerate(game.moves):
+            renju_33 = move.colour is Colour.BLACK and judge(board, move.point) in SLIP_ORDER
+            if renju_33 and k < len(game.moves) - 1:
+                played_on += 1  # a move came after it: the game went on
+            board.place(move.point, move.colour)
+    assert played_on >= 1, "no Black move forbidden under renju was played in 8 free games"

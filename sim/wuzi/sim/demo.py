@@ -22,6 +22,15 @@ Contract (docs/cli.md "wuzi demo"):
   says so in one line on stderr — what it stopped, where the partial results are — exit
   128 + the signal's number (130 for SIGINT). Its processes run in process groups of
   their own, so a Ctrl-C at the terminal reaches the run alone, which stops them in order.
+* ``wuzi demo --hall open-2019 [--headless] [--speed X] [--seed S] [--out DIR] [--broker URL]``
+  plays a hall of several events at once instead (``wuzi.sim.hall``): the 2019 open's
+  men's, women's and open groups, each with its own database, tables, rules and director
+  (``wuzi director --event ID``), on one broker and one set of hosts, with the scoreboard
+  showing all three. It prints each event's standings, its games and the games lost by a
+  forbidden move, and writes ``DIR/<event>/games``, ``DIR/<event>/truth``,
+  ``DIR/<event>/standings.json`` and ``DIR/screens/*.png``. Exit 0 when every event
+  ended and its checks hold, 1 otherwise (the reason on stderr), 2 on a usage error
+  (``--faults`` is the team final's); a signal stops it as it stops the final.
 * ``wuzi demo --showcase [--out DIR]``: the quick one — a scripted game judged by the
   rules engine and the clock core, instant (``wuzi.sim.showcase``).
 
@@ -36,7 +45,10 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wuzi.sim.final.run import RunOptions
 
 __all__ = ["register", "stopped_line"]
 
@@ -49,14 +61,16 @@ class _Stopped(BaseException):  # like KeyboardInterrupt: no ``except Exception`
         self.signum = signum
 
 
-def stopped_line(signum: int, stopped: list[str], out: Path) -> str:
+def stopped_line(
+    signum: int, stopped: list[str], out: Path, databases: str = "the database"
+) -> str:
     """The one line an interrupted demo ends with: what it stopped, where the partial
     results are."""
     what = ", ".join(stopped) if stopped else "nothing was running yet"
     name = signal.Signals(signum).name
     return (
         f"wuzi demo: stopped by {name}: {what}; partial results in {out}/ "
-        "(in run/: the database, each host's game records and journal, every log)"
+        f"(in run/: {databases}, each host's game records and journal, every log)"
     )
 
 
@@ -79,6 +93,9 @@ def _command(args: argparse.Namespace) -> int:
     from wuzi.sim.final.run import RunError, RunOptions, VenueRun
     from wuzi.sim.final.tally import tally_records
 
+    if args.hall and args.faults:
+        print("wuzi demo: --faults is for the team final, not --hall", file=sys.stderr)
+        return 2
     window = not args.headless and bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
@@ -98,15 +115,9 @@ def _command(args: argparse.Namespace) -> int:
         public_feed=True,
     )
 
-    stops = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
-
-    def stop(signum: int, _frame: object) -> None:
-        for each in stops:  # a second Ctrl-C cannot cut the cleanup short
-            signal.signal(each, signal.SIG_IGN)
-        raise _Stopped(signum)  # unwinds the run: its processes are stopped on the way out
-
-    for each in stops:  # the run's processes have process groups of their own: only the
-        signal.signal(each, stop)  # run hears a terminal's signal, and stops them in order
+    _catch_signals()
+    if args.hall:
+        return _hall(args.hall, options)
     run = VenueRun(options)
     try:
         result = run.run()
@@ -137,6 +148,64 @@ def _command(args: argparse.Namespace) -> int:
     print(
         "checks: every record equals the bots' moves, every result is in the director's "
         "database once, no clock was charged for an outage, all 16 places given"
+    )
+    return 0
+
+
+def _catch_signals() -> None:
+    """A signal unwinds the run (its processes are stopped on the way out, in order)."""
+    stops = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill, a closed terminal
+
+    def stop(signum: int, _frame: object) -> None:
+        for each in stops:  # a second Ctrl-C cannot cut the cleanup short
+            signal.signal(each, signal.SIG_IGN)
+        raise _Stopped(signum)  # unwinds the run: its processes are stopped on the way out
+
+    for each in stops:  # the run's processes have process groups of their own: only the
+        signal.signal(each, stop)  # run hears a terminal's signal, and stops them in order
+
+
+def _hall(name: str, options: RunOptions) -> int:
+    """``--hall NAME``: the hall's events at once (``wuzi.sim.hall``), each to its end."""
+    from wuzi.sim.final.run import RunError
+    from wuzi.sim.hall.check import check_hall
+    from wuzi.sim.hall.run import HallRun
+    from wuzi.sim.hall.setup import HALLS
+    from wuzi.sim.hall.summary import event_figures
+
+    plan = HALLS[name]
+    run = HallRun(options, plan)
+    out = options.out
+    try:
+        result = run.run_hall()
+    except _Stopped as stopped:
+        line = stopped_line(stopped.signum, run.stopped, out, "the events' databases")
+        print(line, file=sys.stderr, flush=True)
+        return 128 + stopped.signum
+    except (RunError, OSError, ValueError) as exc:
+        print(f"wuzi demo: {exc}", file=sys.stderr)
+        return 1
+    games = ", ".join(f"{event} {count}" for event, count in result.games.items())
+    print(
+        f"\nthe hall took {result.wall_s:.0f} s: games by event {games}; "
+        f"{result.messages} bus messages seen"
+    )
+    for event in plan.events:
+        print(f"\n{event.id} ({event.name}) standings:")
+        for place in result.standings[event.id]:
+            print(f"  {place['place']:>2}  {place['player']}  {place['points']}")
+    print()
+    for event in plan.events:
+        print(event_figures(event.id, out / event.id / "games").line())
+    print(f"\nrecords, results and standings in {out}/<event>/ (screens in {out}/screens)")
+    problems = check_hall(out, plan, run.databases) + result.problems
+    if problems:
+        for problem in problems:
+            print(f"wuzi demo: check failed: {problem}", file=sys.stderr)
+        return 1
+    print(
+        "checks: every record equals the bots' moves, every result is in its event's "
+        "database once, every event's places given, each event's games by its own rules"
     )
     return 0
 
@@ -178,6 +247,12 @@ def register(subparsers: Any) -> None:
         default=3600.0,
         metavar="S",
         help="give up if the final has not ended after S seconds (default 3600)",
+    )
+    p.add_argument(
+        "--hall",
+        choices=("open-2019",),
+        help="instead: a hall of several events at once, each by its own rules (open-2019: "
+        "the 2019 open's men's, women's and open groups)",
     )
     p.add_argument(
         "--showcase",

@@ -20,9 +20,12 @@ game different. ``choose_move`` is a threat player, in this order:
 Whether a Black stone is forbidden is always asked of the referee's own judge
 (``wuzi.rules.forbidden.judge``), never guessed from the patterns, so Black never plays a
 33, 44 or overline under a rule set with forbidden moves (the tests check that against
-the independent ``renju`` package). The opening decisions — designated stones, swap or
-stay, N declared, fifth-move offers, the offer kept, Swap2's and Taraguchi's options —
-are in ``next_action``, which answers the current step of a ``wuzi.rules.game.Game``.
+the independent ``renju`` package) — unless asked to slip: ``forbidden_slip`` finds the
+forbidden point a careless Black would play (a double-three first), for the simulated
+hall's renju groups, where a forbidden move must be seen to lose. The opening decisions —
+designated stones, swap or stay, N declared, fifth-move offers, the offer kept, Swap2's
+and Taraguchi's options — are in ``next_action``, which answers the current step of a
+``wuzi.rules.game.Game``.
 
 Pure and deterministic: the same position and the same ``random.Random`` state give the
 same answer; no I/O, no clock. About a millisecond a move in the middle game, a few in
@@ -59,6 +62,7 @@ __all__ = [
     "decide",
     "declare",
     "evaluate",
+    "forbidden_slip",
     "is_legal",
     "keep_offer",
     "next_action",
@@ -558,3 +562,31 @@ def apply_action(game: Game, action: BotAction, *, t_ms: int | None = None) -> N
     elif action.action is Action.DECLARE:
         assert action.number is not None
         game.declare(action.number, seat=action.seat, t_ms=t_ms)
+
+
+SLIP_ORDER = (Verdict.DOUBLE_THREE, Verdict.DOUBLE_FOUR, Verdict.OVERLINE)
+"""The forbidden kinds a slipping Black plays, the likeliest blunder first."""
+
+
+def forbidden_slip(game: Game, rng: random.Random) -> BotAction | None:
+    """A forbidden point for Black to play by mistake, or None: none near the stones, not
+    Black's free move (the opening's stones are placed by its procedure), no forbidden moves
+    under the rule set, or Black has a five to make (no player overlooks their own win for
+    a blunder). A double-three when there is one (the common blunder), else a double-four,
+    else an overline, chosen among its kind with ``rng``. Judged by the referee's own
+    ``judge``, as ``is_legal`` is, so the host judges the same point forbidden."""
+    if game.is_over or game.step is not None or not game.ruleset.forbidden:
+        return None
+    if game.colour_to_move is not B or game.to_move is None:
+        return None
+    board = game.board
+    found: dict[Verdict, list[Point]] = {}
+    for p in candidates(board):
+        verdict = judge(board, p)
+        if verdict is Verdict.FIVE:
+            return None
+        found.setdefault(verdict, []).append(p)
+    for kind in SLIP_ORDER:
+        if found.get(kind):
+            return BotAction(Action.PLACE, game.to_move, rng.choice(found[kind]), B)
+    return None

@@ -129,7 +129,11 @@ class PlayerConfig:
     ``retry_ms`` the least time before an action is repeated on evidence that it was
     lost; ``stall_ms`` the time after which an action is repeated without evidence;
     ``menu_wait_ms`` how long a menu press waits for the display to change;
-    ``rejoin_ms`` the longest wait for a state from a host back from a restart."""
+    ``rejoin_ms`` the longest wait for a state from a host back from a restart;
+    ``slip`` the chance, at each of Black's free moves under a rule set with forbidden
+    moves, that Black plays a forbidden point when one is near the stones
+    (``bot.forbidden_slip``, its own seeded draw: 0, the default, plays exactly as
+    before) — and White then claims it, as the rules' claim mode asks."""
 
     ruleset: str = "renju"
     opening: str = "free"
@@ -144,6 +148,7 @@ class PlayerConfig:
     menu_wait_ms: int = 1000
     claim_retry_ms: int = 4000
     rejoin_ms: int = 3000
+    slip: float = 0.0
 
     def new_game(self) -> Game:
         """The player's own copy of the game (auto mode: a five ends it at once, so the
@@ -202,6 +207,7 @@ class TablePlayer:
         self._ruleset = self._mirror.ruleset
         self._bot_rng = random.Random(seed)
         self._hand_rng = random.Random(seed ^ 0x5EED_F00D)
+        self._slip_rng = random.Random(seed ^ 0x0F0B_1DDE)  # apart: slip 0 changes nothing
         self._state: TableState | None = None
         self._game_id = config.game_id
         self._decisions: dict[int, TableEvent] = {}  # by seq, this game's
@@ -427,18 +433,29 @@ class TablePlayer:
             fresh = len(self._mirror.moves) == len(state.moves) and state.kept_offer is not None
             avoid = [p for p in state.offers if p != state.kept_offer] if fresh else []
             try:
-                self._plans[key] = bot.next_action(self._mirror, self._bot_rng, avoid=avoid)
+                slip = self._slip()
+                self._plans[key] = slip or bot.next_action(self._mirror, self._bot_rng, avoid=avoid)
             except bot.BotError as exc:
                 self.problem = f"the bot cannot act: {exc}"
                 self._plans[key] = None
         return self._plans[key]
 
+    def _slip(self) -> bot.BotAction | None:
+        """Black's forbidden move by mistake, now and then (``PlayerConfig.slip``)."""
+        chance = self.config.slip
+        if chance <= 0 or not self._ruleset.forbidden or self._slip_rng.random() >= chance:
+            return None
+        return bot.forbidden_slip(self._mirror, self._slip_rng)
+
     def _begin(self, now_ms: int) -> _Task | None:
         """The next task, from the mirror's step and the state (None: nothing to do)."""
         game = self._mirror
         if game.is_over:
+            # the mirror judges on its own (auto mode); the host waits for the claim: a
+            # five announced by its maker, Black's forbidden move claimed by White
             result = game.result
-            if result is not None and result.reason.value == "five" and result.winner:
+            claimed = ("five", "forbidden")
+            if result is not None and result.reason.value in claimed and result.winner:
                 return _Task("claim", result.winner, due_ms=self._think(now_ms))
             return None
         step = game.step
@@ -690,7 +707,9 @@ class TablePlayer:
         return []
 
     def _advance_claim(self, task: _Task, now_ms: int) -> list[PhysicalAction]:
-        """Announce the five: the claim button, then the claimer's own within 3 s."""
+        """Announce the five, or claim Black's forbidden move (White): the claim button,
+        then the claimer's own within 3 s (the host tells the two apart by the last
+        stone's colour, docs/buttons.md)."""
         state = self._state
         if state is None or state.status != "playing" or now_ms < task.due_ms:
             self._wake(task.due_ms)

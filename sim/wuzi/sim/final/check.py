@@ -166,8 +166,18 @@ def director_results(db: Path) -> dict[str, list[str]]:
     return found
 
 
-def check_run(out: Path) -> list[str]:
-    """Every problem with the finished run in ``out`` (``wuzi demo --out``)."""
+def check_run(
+    out: Path,
+    *,
+    db: Path | None = None,
+    places: int = 16,
+    names: tuple[str, ...] | None = None,
+) -> list[str]:
+    """Every problem with the finished run in ``out`` (``wuzi demo --out``): the team
+    final's by default; one event of a hall (``wuzi demo --hall``) with its own
+    database ``db`` (default ``out/run/final.sqlite``), its number of ``places`` and
+    the record fields its games must name (``names``, default ``NAMES``: an individual
+    event's games have no board)."""
     problems: list[str] = []
     files = _truth_files(out)
     truths = {game_id: moves for game_id, (moves, _) in files.items()}
@@ -186,8 +196,8 @@ def check_run(out: Path) -> list[str]:
         if record.get("result") is None:
             problems.append(f"{game_id}: the record has no result")
         problems += [f"{game_id}: {p}" for p in overcharged(record, turns)]
-        problems += [f"{game_id}: {p}" for p in unnamed(record)]
-    db = out / "run" / "final.sqlite"
+        problems += [f"{game_id}: {p}" for p in unnamed(record, names or NAMES)]
+    db = db or out / "run" / "final.sqlite"
     if db.exists():
         results = director_results(db)
         for game_id in truths:
@@ -205,9 +215,9 @@ def check_run(out: Path) -> list[str]:
     standings_path = out / "standings.json"
     if standings_path.exists():
         standings = json.loads(standings_path.read_text(encoding="utf-8"))
-        places = sorted(int(line["place"]) for line in standings)
-        if places != list(range(1, len(standings) + 1)) or len(standings) != 16:
-            problems.append(f"the standings do not give places 1-16 once each: {places}")
+        given = sorted(int(line["place"]) for line in standings)
+        if given != list(range(1, places + 1)):
+            problems.append(f"the standings do not give places 1-{places} once each: {given}")
     else:
         problems.append(f"no {standings_path}")
     return problems
@@ -218,10 +228,11 @@ NAMES = ("event", "round", "match", "board", "start_time")
 teams (docs/records.md: a record names its game)."""
 
 
-def unnamed(record: dict[str, Any]) -> list[str]:
+def unnamed(record: dict[str, Any], names: tuple[str, ...] = NAMES) -> list[str]:
     """What the record does not say of which game it is: the event, round, match, board
-    and start time, both players' names and teams (each a problem naming the field)."""
-    missing = [key for key in NAMES if record.get(key) in (None, "")]
+    and start time (``names``), both players' names and teams (each a problem naming the
+    field)."""
+    missing = [key for key in names if record.get(key) in (None, "")]
     players = record.get("players") or {}
     for seat in ("first", "second"):
         player = players.get(seat) or {}

@@ -52,12 +52,15 @@ class HandsConfig:
     moves: about 5 % of the bots' games are won sooner, so 0.37 planned is about a third
     of the board games drawn — the promise of docs/cli.md "wuzi demo", a quarter to two
     fifths by seed; the demo prints the share it played); ``think_ms``: the bots' mean
-    pause before a decision."""
+    pause before a decision; ``slip``: the chance Black plays a forbidden point within
+    reach under a rule set with forbidden moves (``PlayerConfig.slip``: the hall demo's
+    renju groups, where such a move must be seen to lose; 0 in the team final)."""
 
     seed: int = 1
     think_ms: int = 60
     draw_share: float = 0.37
     draw_after_moves: int = 14
+    slip: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -308,6 +311,7 @@ class TableHands:
             opening_settings=dict(assignment.opening_settings),
             game_id=assignment.game_id,
             think_ms=self.config.think_ms,
+            slip=self.config.slip,
         )
         player = TablePlayer(config, seed=game_seed(self.config.seed, assignment.game_id))
         driver = TableDriver(player, self.board, self.clock)

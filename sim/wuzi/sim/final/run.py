@@ -114,6 +114,8 @@ class RunResult:
 class VenueRun:
     """One simulated final (see the module docstring); ``run`` plays it to its end."""
 
+    what = "the final"  # what the run plays, in its messages
+
     def __init__(self, options: RunOptions) -> None:
         self.options = options
         self.out = options.out.resolve()  # the processes' paths do not depend on the cwd
@@ -140,6 +142,9 @@ class VenueRun:
         self._undo: list[tuple[float, Callable[[], None], str]] = []  # (at_s, action, what)
         self._started = 0.0
         self.stopped: list[str] = []  # what ``close`` stopped, in order
+        self.host_ids: tuple[str, ...] = HOSTS
+        self.table_count = TABLES
+        self._last_round = 0
 
     # --- the run ---------------------------------------------------------------------
 
@@ -237,7 +242,7 @@ class VenueRun:
             topics.all_assignments(venue),
             topics.all_arbiter_states(venue),
             topics.all_host_statuses(venue),
-            topics.competition_state(venue),
+            self._competition_filter(),
         ):
             bus.subscribe(topic_filter, hear)
         bus.connect()
@@ -245,15 +250,35 @@ class VenueRun:
         if not bus.wait_connected(CONNECT_TIMEOUT_S) or not bus.wait_subscribed(CONNECT_TIMEOUT_S):
             raise RunError(f"cannot reach the broker at {self.broker_url}")
 
+    def _competition_filter(self) -> str:
+        """The competition states the run follows: the one event's."""
+        return topics.competition_state(self.venue_id)
+
+    def _heard_competition(self, _topic: str, message: CompetitionState) -> None:
+        self.competition = message
+
+    def _progress(self) -> None:
+        """Say each new round once."""
+        state = self.competition
+        if state is not None and state.round != self._last_round:
+            self._last_round = state.round
+            self.say(f"round {state.round} of {state.rounds}")
+
+    def _finished(self) -> bool:
+        """The director says the event is over, and every game's record is on disk."""
+        state = self.competition
+        return state is not None and state.finished and self._all_recorded()
+
     def _play(self) -> None:
         self._started = time.monotonic()
         deadline = self._started + self.options.timeout_s
         next_screen = self._started + self.options.screens_every_s
-        last_round = 0
+        self._last_round = 0
         while True:
             now = time.monotonic()
             if now > deadline:
-                raise RunError(self._stuck(f"the final did not end in {self.options.timeout_s} s"))
+                why = f"{self.what} did not end in {self.options.timeout_s} s"
+                raise RunError(self._stuck(why))
             self._drain()
             self._faults(now - self._started)
             now_ms = monotonic_ms()
@@ -261,11 +286,8 @@ class VenueRun:
                 for request in hands.tick(now_ms):
                     self._send(request)
             self._check_processes()
-            state = self.competition
-            if state is not None and state.round != last_round:
-                last_round = state.round
-                self.say(f"round {state.round} of {state.rounds}")
-            if state is not None and state.finished and self._all_recorded():
+            self._progress()
+            if self._finished():
                 return
             if self.options.screens_every_s > 0 and now >= next_screen:
                 next_screen = now + self.options.screens_every_s
@@ -275,12 +297,12 @@ class VenueRun:
     def _drain(self) -> None:
         while True:
             try:
-                _topic, message = self.inbox.get_nowait()
+                topic, message = self.inbox.get_nowait()
             except queue.Empty:
                 return
             self.messages += 1
             if isinstance(message, CompetitionState):
-                self.competition = message
+                self._heard_competition(topic, message)
             elif isinstance(message, HostStatus):
                 for number in message.tables:
                     if number in self.tables:
@@ -320,9 +342,15 @@ class VenueRun:
         self.web_url = f"http://127.0.0.1:{port}/"
         self.say(f"web page (the public feed, delay 0): {self.web_url}")
 
+    def _processes(self) -> list[Process]:
+        """The run's Wuzi processes, in the order they are stopped (the hosts last: their
+        last results reach the director first)."""
+        directors = [self.director] if self.director is not None else []
+        return [*self.public, *directors, *self.hosts.values()]
+
     def _check_processes(self) -> None:
-        for process in (*self.hosts.values(), self.director, *self.public):
-            if process is not None and process.process is not None:
+        for process in self._processes():
+            if process.process is not None:
                 problem = process.exit_problem()
                 if problem is not None:
                     raise RunError(problem)
@@ -335,7 +363,7 @@ class VenueRun:
     def _record_path(self, game_id: str) -> Path | None:
         from wuzi.host.records import record_path
 
-        for host in HOSTS:
+        for host in self.host_ids:
             path = record_path(self.work / "state" / host / "records", game_id)
             if path.exists():
                 return path
@@ -438,8 +466,8 @@ class VenueRun:
     def _peak_rss_mb(self) -> dict[str, float]:
         """Each process's peak resident memory (VmHWM), this run's own included."""
         pids = {RUN_PROCESS: os.getpid()}
-        for process in (self.director, *self.hosts.values()):
-            if process is not None and process.process is not None:
+        for process in self._processes():
+            if process.process is not None and process not in self.public:
                 pids[process.name] = process.process.pid
         broker_process = getattr(self.broker, "process", None)
         if isinstance(broker_process, subprocess.Popen):
@@ -529,8 +557,8 @@ class VenueRun:
                 job.wait(5)
             stopped.append("the scoreboard snapshot")
             self.screen_jobs = []
-        for process in (*self.public, self.director, *self.hosts.values()):
-            if process is not None and process.process is not None:
+        for process in self._processes():
+            if process.process is not None:
                 process.stop()
                 stopped.append(process.name)
         if self.probe is not None:
@@ -544,7 +572,7 @@ class VenueRun:
         if self.sim is not None:
             self.sim.close()
             self.sim = None
-            stopped.append(f"{TABLES} simulated tables")
+            stopped.append(f"{self.table_count} simulated tables")
         if self.broker is not None:
             self.broker.stop()
             self.broker = None
