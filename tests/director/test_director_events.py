@@ -198,7 +198,9 @@ def test_each_event_assigns_only_its_tables_with_its_own_rules() -> None:
             )
     # the open group: free opening, no forbidden moves, two games a round (on two tables)
     open_games = [a for t in open_.tables if (a := open_.assignment(t)) is not None]
-    assert [a.game_id for a in open_games] == ["r1-m1-g1", "r1-m2-g1"]
+    # game ids are the venue's: each event's are its own (a host files records by them)
+    assert [a.game_id for a in open_games] == ["open-r1-m1-g1", "open-r1-m2-g1"]
+    assert {a.game_id for a in men_games.values() if a} == {"men-r1-m1-g1", "men-r1-m2-g1"}
     for a in open_games:
         assert a.table in (5, 6, 7, 8)
         assert (a.event_id, a.rule_set, a.opening, a.time_control) == (
@@ -218,16 +220,16 @@ def test_results_states_and_commands_of_another_events_tables_are_not_this_direc
     v = venue()
     men = core_for(v, "men", round_robin(Group.MEN))
     step(men, men.on_start(NOW))
-    # the open group's game r1-m1-g1 on table 5 (pi-2): the same id as a men's game
-    event = result_event("pi-2", 5, "r1-m1-g1", "first")
+    # the open group's game on table 5 (pi-2)
+    event = result_event("pi-2", 5, "open-r1-m1-g1", "first")
     assert men.on_result_event(event, NOW).empty
     state = TableState(
-        5, "r1-m1-g1", 9, "finished", (), 1, 1, None, "1-0", NOW, "a", "b", event_id="open"
+        5, "open-r1-m1-g1", 9, "finished", (), 1, 1, None, "1-0", NOW, "a", "b", event_id="open"
     )
     assert men.on_table_state(state, NOW).empty
-    cmd = confirm(5, "r1-m1-g1", "1-0", now_ms=NOW)
+    cmd = confirm(5, "open-r1-m1-g1", "1-0", now_ms=NOW)
     assert men.on_command(cmd, NOW).empty
-    assert men.games["r1-m1-g1"].state == "assigned"
+    assert men.games["men-r1-m1-g1"].state == "assigned"
     # its own table 1: taken as ever
     a = men.assignment(1)
     assert a is not None

@@ -135,14 +135,16 @@ def test_two_directors_each_run_only_their_events_tables_and_topic(hall: Hall) -
             assert seen.states[men_topic].event_id == "men"
             assert seen.states[open_topic].event_id == "open"
             wait_until(lambda: seen.online.get("men") and seen.online.get("open"), 5, "online")
-            # a result at table 5 (the open group's; its game id is also a men's) goes to
-            # the open group's director alone
+            # a result at table 5 (the open group's) goes to the open group's director
+            # alone; each event's game ids are its own
             game = by_table[5].game_id
+            assert game.startswith("open-r1-") and by_table[1].game_id.startswith("men-r1-")
             event = result_event("pi-2", 5, game, "first")
             hall.bus.publish(topics.table_events(hall.venue_id, 5), event)
             assert open_.wait_for(lambda core: core.games[game].state == "reported", 10)
             time.sleep(0.3)
-            assert men.core is not None and men.core.games[game].state == "assigned"
+            men_game = "men-" + game.removeprefix("open-")  # the men's game of that slot
+            assert men.core is not None and men.core.games[men_game].state == "assigned"
         finally:
             open_.close()
     finally:

@@ -59,7 +59,9 @@ def test_the_venue_file_has_three_events_each_its_tables_database_and_rules(
     assert venue.defaults_for(8).ruleset is not None
     assert not venue.defaults_for(8).ruleset.forbidden
     assert venue.defaults_for(8).opening == "free"
-    assert venue.host_of_table(5).id == "pi-2"  # one host, one event's tables
+    # the hall's Pis by place, not by event: pi-2 serves a men's and women's tables
+    assert venue.host_of_table(4).id == venue.host_of_table(5).id == "pi-2"
+    assert venue.event("men").has_table(4) and venue.event("women").has_table(5)
     with pytest.raises(ValueError, match="9 tables"):
         write_hall_venue(
             tmp_path,

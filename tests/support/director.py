@@ -4,6 +4,7 @@ host result events, and a deterministic referee that decides every game."""
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -174,9 +175,12 @@ def confirm(
     round: int | None = None,
 ) -> ArbiterCommand:
     """A signed confirm-result, bound to the game and its round (by default the round
-    the game id names: ``r<round>-…``, or PLACE_ROUND for a place playoff ``pl…``)."""
-    if round is None:
-        round = PLACE_ROUND if game_id.startswith("pl") else int(game_id[1:].split("-")[0])
+    the game id names: ``[<event>-]r<round>-…``, or PLACE_ROUND for a place playoff
+    ``[<event>-]pl…``)."""
+    if round is None:  # an event's game ids start with the event's id: men-r2-m1-g1
+        found = re.search(r"(?:^|-)(?:r(\d+)|pl\d+)-", game_id)
+        assert found is not None, f"no round in game id {game_id!r}"
+        round = PLACE_ROUND if found.group(1) is None else int(found.group(1))
     cmd = ArbiterCommand(
         command_id=command_id or f"confirm-{game_id}-{result.replace('/', '')}-{now_ms}",
         referee=referee,

@@ -140,7 +140,9 @@ class DirectorCore:
         self.states: dict[int, TableState] = {}
         self.next_seq = 1
         # what matches.py needs of the venue and the options (it never sees the core)
-        self.floor = matches.Floor(self.tables, self.host_of, options.time_scale, options.opening)
+        self.floor = matches.Floor(
+            self.tables, self.host_of, options.time_scale, options.opening, event_id
+        )
         for game in sorted(games, key=lambda g: g.seq):
             self._index(game)
         scale_control(competition.settings.time_control, options.time_scale)  # DirectorError

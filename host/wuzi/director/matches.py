@@ -52,6 +52,16 @@ class Floor:
     host_of: Mapping[int, str]  # the host serving each table (for the audit log)
     time_scale: float  # rehearsals: every time control divided by this
     opening: str | None  # the tables' opening procedure instead of the event's
+    event_id: str = ""  # the venue file's event this director runs ("": the one event)
+
+    def named(self, planned: PlannedGame) -> PlannedGame:
+        """``planned`` under its venue-wide game id. Every event's director lays out
+        ``r1-m1-g1``; in a hall of several events a game id must still name one game (a
+        host keeps a finished game's record as ``records/<game id>.json``, a referee's
+        command is signed for a game id), so an event's games are ``<event>-r1-m1-g1``."""
+        if not self.event_id:
+            return planned
+        return replace(planned, game_id=f"{self.event_id}-{planned.game_id}")
 
 
 def settle_match(
@@ -101,14 +111,16 @@ def settle_match(
         replan(floor, work, round_number, pairing, regular, drawn)
         for slot in plan.slots:
             if slot not in regular:
-                planned = regular_game(
-                    comp,
-                    round_number,
-                    pairing,
-                    slot,
-                    time_scale=floor.time_scale,
-                    opening=floor.opening,
-                    opening_settings=drawn,
+                planned = floor.named(
+                    regular_game(
+                        comp,
+                        round_number,
+                        pairing,
+                        slot,
+                        time_scale=floor.time_scale,
+                        opening=floor.opening,
+                        opening_settings=drawn,
+                    )
                 )
                 create(
                     floor, work, planned, preferred_table(floor, work, rnd, pairing, slot, regular)
@@ -126,14 +138,16 @@ def settle_match(
         elif need is not None and g.open and k != need:
             cancel(work, g, "not the playoff game the match needs now")
     if need is not None and need not in playoffs:
-        planned = playoff_game(
-            comp,
-            round_number,
-            pairing,
-            need,
-            time_scale=floor.time_scale,
-            opening=floor.opening,
-            opening_settings=drawn,
+        planned = floor.named(
+            playoff_game(
+                comp,
+                round_number,
+                pairing,
+                need,
+                time_scale=floor.time_scale,
+                opening=floor.opening,
+                opening_settings=drawn,
+            )
         )
         work.audit(
             DIRECTOR,
@@ -168,14 +182,16 @@ def replan(
     for slot, game in list(regular.items()):
         if game.state not in ("pending", "assigned"):
             continue
-        fresh = regular_game(
-            work.comp,
-            round_number,
-            pairing,
-            slot,
-            time_scale=floor.time_scale,
-            opening=floor.opening,
-            opening_settings=drawn,
+        fresh = floor.named(
+            regular_game(
+                work.comp,
+                round_number,
+                pairing,
+                slot,
+                time_scale=floor.time_scale,
+                opening=floor.opening,
+                opening_settings=drawn,
+            )
         )
         if all(getattr(fresh, f) == getattr(game.plan, f) for f in _DRAWN):
             continue

@@ -99,15 +99,17 @@ def settle_places(floor: Floor, work: Work) -> None:
             continue
         if any(g.open for g in listed):
             continue  # its next game is on a table, or waiting for one
-        planned = place_playoff_game(
-            work.comp,
-            place,
-            match,
-            first,
-            second,
-            len(played) + 1,
-            time_scale=floor.time_scale,
-            opening=floor.opening,
+        planned = floor.named(
+            place_playoff_game(
+                work.comp,
+                place,
+                match,
+                first,
+                second,
+                len(played) + 1,
+                time_scale=floor.time_scale,
+                opening=floor.opening,
+            )
         )
         work.audit(
             DIRECTOR,

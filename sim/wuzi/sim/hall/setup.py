@@ -13,11 +13,11 @@ enough to play to its end in a few minutes of simulated time on one machine:
   opening, no forbidden moves (``--group open``): each round is two games in a row at the
   same table, so fewer players and rounds keep the open group's end near the others'.
 
-Three hosts serve the nine tables, each host the tables of one event (``HALL_HOSTS``): the
-directors name their games ``r1-m1-g1`` in every event, and a host keeps each finished
-game's record under its game id, so two events' games on one host would share a record's
-file name (said in the report of issue 35; a host serving tables of several events needs
-records kept apart by event first). Every event is created with the organisers' own
+Three hosts serve the nine tables, as the hall's Pis are laid out, not by event: ``pi-2``
+serves a men's table and the women's, ``pi-3`` a women's table and the open group's, so one
+host judges a renju game and a free, no-forbidden one at once. Each event's director names
+its games under its event's id (``men-r1-m1-g1``), so a game id names one game in the hall
+(a host keeps a finished game's record under it). Every event is created with the organisers' own
 command (``wuzi tournament new --group …``, ``add-player``), as ``final.setup`` does for
 the team final.
 
@@ -99,7 +99,7 @@ OPEN_2019 = HallPlan(
         HallEvent("women", "女子组", "women", (5, 6, 7), 6, 3, "f"),
         HallEvent("open", "公开组", "open", (8, 9), 4, 2, "mf"),
     ),
-    hosts=(("pi-1", (1, 2, 3, 4)), ("pi-2", (5, 6, 7)), ("pi-3", (8, 9))),
+    hosts=(("pi-1", (1, 2, 3)), ("pi-2", (4, 5, 6)), ("pi-3", (7, 8, 9))),
 )
 HALLS = {OPEN_2019.name: OPEN_2019}
 
