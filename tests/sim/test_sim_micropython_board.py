@@ -8,8 +8,10 @@ real board's USB and littlefs do is not proven by this."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tty
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +19,7 @@ import pytest
 
 from support.micropython import decode_frames, run_micropython
 from wuzi.cli import main
+from wuzi.io import flash
 from wuzi.io.boards import boards_dir
 from wuzi.io.flash import FIRMWARE_FILES, firmware_dir
 from wuzi.link import wire
@@ -64,17 +67,17 @@ def test_the_raw_repl_answers_as_mpremote_expects() -> None:
 
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
-    flash = tmp_path / "flash"
-    flash.mkdir()
+    folder = tmp_path / "flash"
+    folder.mkdir()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "wuzi.sim.devices.micropython_board", "--flash", str(flash)],
+        [sys.executable, "-m", "wuzi.sim.devices.micropython_board", "--flash", str(folder)],
         stdout=subprocess.PIPE,
         text=True,
     )
     assert proc.stdout is not None
     port = proc.stdout.readline().strip()
     assert port.startswith("/dev/pts/"), port
-    yield port, flash, proc
+    yield port, folder, proc
     proc.terminate()
     proc.wait(timeout=10)
 
@@ -137,17 +140,17 @@ def test_board_flash_copies_the_image_and_the_flashed_board_boots(
     revision: str,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    port, flash, proc = board
+    port, folder, proc = board
     assert main(["board", "flash", port, "--board", revision]) == 0
     assert capsys.readouterr().out.endswith(f"wuzi board flash: {port} flashed with {revision}\n")
-    assert sorted(p.name for p in flash.iterdir()) == sorted([*FIRMWARE_FILES, "board.json"])
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*FIRMWARE_FILES, "board.json"])
     for name in FIRMWARE_FILES:
-        assert (flash / name).read_bytes() == (firmware_dir() / name).read_bytes(), name
+        assert (folder / name).read_bytes() == (firmware_dir() / name).read_bytes(), name
     spec = boards_dir() / revision / "board.json"
-    assert (flash / "board.json").read_bytes() == spec.read_bytes()
+    assert (folder / "board.json").read_bytes() == spec.read_bytes()
     assert proc.stdout is not None and proc.stdout.readline() == "RESET 1\n"  # mpremote reset
 
-    files = {p.name: p.read_bytes() for p in flash.iterdir()}
+    files = {p.name: p.read_bytes() for p in folder.iterdir()}
     files["fake_machine.py"] = (ROOT / "firmware/fake_machine.py").read_bytes()
     frames = decode_frames(bytes.fromhex(run_micropython(BOOT, files=files).strip()))
     info = [body for t, body in frames if t == wire.T_INFO]
@@ -160,6 +163,27 @@ def test_a_port_that_is_not_there_is_one_clear_line(
 ) -> None:
     missing = str(tmp_path / "ttyACM9")
     assert main(["board", "flash", missing]) == 1
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    assert err.strip().splitlines()[-1] == f"wuzi board flash: mpremote failed on {missing} (exit 1)"
+    assert capsys.readouterr().err == (
+        f"wuzi board flash: mpremote failed on {missing} (exit 1): failed to access "
+        f"{missing} (it may be in use by another program)\n"
+    )
+
+
+def test_a_board_that_never_answers_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A port whose device says nothing (not MicroPython, or hung): mpremote would wait on
+    a pty for ever; the flash gives up after FLASH_TIMEOUT_S and says so."""
+    monkeypatch.setattr(flash, "FLASH_TIMEOUT_S", 3.0)
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = os.ttyname(slave)
+    try:
+        assert main(["board", "flash", port]) == 1
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert capsys.readouterr().err == (
+        f"wuzi board flash: no answer from {port} in 3 s (is MicroPython on the board, "
+        "and nothing else holding the port?)\n"
+    )
