@@ -26,9 +26,12 @@
 # ptys bound in as /dev/wuzi/board-1 and /dev/wuzi/clock-1; the driver waits for the host
 # online on the image's broker, assigns a game, starts it as the referee (next-game), plays
 # h8 on the board, presses the clock and ends the game (a draw by agreement); after 25 s
-# more of serving, `systemctl status wuzi-host`, the unit's journal, the game's record and
-# `systemd-analyze verify` of the installed units are taken inside the image, and the image
-# is powered off. Exit 0 when the host saw the move and systemd never restarted it.
+# more of serving, `wuzi board flash /dev/wuzi/flash-1 --board sensor-rev-a` runs inside the
+# image against a simulated MicroPython board (wuzi.sim.devices.micropython_board, a third pty
+# of this machine; its files in LOGS/flash-1, compared with the installed kit's);
+# `systemctl status wuzi-host`, the unit's journal, the game's record and `systemd-analyze
+# verify` of the installed units are taken inside the image, and the image is powered off.
+# Exit 0 when the host saw the move, the board was flashed and systemd never restarted it.
 set -eu
 
 [ "$(id -u)" -eq 0 ] || { echo "kit-arm64-systemd: run as root" >&2; exit 2; }

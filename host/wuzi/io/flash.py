@@ -22,7 +22,7 @@ __all__ = [
     "mpremote_reason",
 ]
 
-# A whole flash takes seconds (about 6 s on a simulated board, a minute under emulation); a
+# A whole flash takes seconds (6 s to a simulated board, 9 s from the emulated Pi); a
 # board that never answers the raw REPL would hold mpremote on a pty forever.
 FLASH_TIMEOUT_S = 300.0
 
