@@ -26,9 +26,12 @@
 # ptys bound in as /dev/wuzi/board-1 and /dev/wuzi/clock-1; the driver waits for the host
 # online on the image's broker, assigns a game, starts it as the referee (next-game), plays
 # h8 on the board, presses the clock and ends the game (a draw by agreement); after 25 s
-# more of serving, `systemctl status wuzi-host`, the unit's journal, the game's record and
-# `systemd-analyze verify` of the installed units are taken inside the image, and the image
-# is powered off. Exit 0 when the host saw the move and systemd never restarted it.
+# more of serving, `wuzi board flash /dev/wuzi/flash-1 --board sensor-rev-a` runs inside the
+# image against a simulated MicroPython board (wuzi.sim.devices.micropython_board, a third pty
+# of this machine; its files in LOGS/flash-1, compared with the installed kit's);
+# `systemctl status wuzi-host`, the unit's journal, the game's record and `systemd-analyze
+# verify` of the installed units are taken inside the image, and the image is powered off.
+# Exit 0 when the host saw the move, the board was flashed and systemd never restarted it.
 set -eu
 
 [ "$(id -u)" -eq 0 ] || { echo "kit-arm64-systemd: run as root" >&2; exit 2; }
@@ -122,11 +125,12 @@ printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" >"$root/etc/mosqu
 in_root systemctl enable wuzi-host mosquitto 2>&1
 rm -rf "$root/var/lib/wuzi" "$root/var/lib/mosquitto/mosquitto.db"  # a clean table and broker
 
-driver_pid="" nspawn_pid=""
+driver_pid="" nspawn_pid="" flash_board_pid=""
 container_init() { pgrep -P "$nspawn_pid" | head -1; }
 in_image() { nsenter -t "$(container_init)" -a "$@"; }
 cleanup() {
     [ -z "$driver_pid" ] || kill "$driver_pid" 2>/dev/null || true
+    [ -z "$flash_board_pid" ] || kill "$flash_board_pid" 2>/dev/null || true
     if [ -n "$nspawn_pid" ] && kill -0 "$nspawn_pid" 2>/dev/null; then
         # Not SIGTERM to nspawn: qemu-user delivers its SIGRTMIN+3 to the image's systemd as
         # another real-time signal, which isolates rescue.target instead of powering off.
@@ -150,9 +154,19 @@ dialout=$(awk -F: '$1 == "dialout" { print $3 }' "$root/etc/group")
 chgrp "$dialout" "$board" "$clock"
 chmod 0660 "$board" "$clock"
 
+step "a simulated MicroPython board to flash (raw REPL, real MicroPython; its files in $logs/flash-1)"
+rm -rf "$logs/flash-1" "$logs/flash-pty"
+mkdir -p "$logs/flash-1"
+"$python" -m wuzi.sim.devices.micropython_board --flash "$logs/flash-1" \
+    --pty-file "$logs/flash-pty" >"$logs/flash-board.log" 2>&1 &
+flash_board_pid=$!
+for _ in $(seq 100); do [ -s "$logs/flash-pty" ] && break; sleep 0.1; done
+read -r flash <"$logs/flash-pty"
+
 step "systemd-nspawn -b: systemd boots the image, wuzi-host.service starts"
 systemd-nspawn -D "$root" -b --console=read-only --register=no --keep-unit \
     --hostname="$host_id" --bind="$board:/dev/wuzi/board-1" --bind="$clock:/dev/wuzi/clock-1" \
+    --bind="$flash:/dev/wuzi/flash-1" \
     >"$logs/boot.log" 2>&1 &
 nspawn_pid=$!
 
@@ -170,6 +184,27 @@ if [ "$seen" = yes ]; then
     sleep 25
 fi
 
+step "wuzi board flash /dev/wuzi/flash-1 --board sensor-rev-a, for real, inside the image"
+flashed=no
+if in_image /opt/wuzi/.venv/bin/wuzi board flash /dev/wuzi/flash-1 --board sensor-rev-a \
+    >"$logs/flash.log" 2>&1; then flashed=yes; fi
+cat "$logs/flash.log"
+{
+    echo "\$ wuzi board flash /dev/wuzi/flash-1 --board sensor-rev-a (done: $flashed)"
+    tail -1 "$logs/flash.log"
+    echo "\$ the simulated board's files against the installed kit's (cmp)"
+    site=$(ls -d "$root"/opt/wuzi/.venv/lib/python3*/site-packages)
+    for f in $(ls "$site/wuzi/io/firmware-images/"); do
+        case $f in fake_machine.py|__pycache__) continue ;; esac
+        cmp "$site/wuzi/io/firmware-images/$f" "$logs/flash-1/$f" && echo "flash-1/$f identical"
+    done
+    cmp "$site/wuzi/io/board-revisions/sensor-rev-a/board.json" "$logs/flash-1/board.json" \
+        && echo "flash-1/board.json identical (sensor-rev-a)"
+    echo "\$ ls flash-1"; ls "$logs/flash-1"
+    echo "\$ the board's resets"; cat "$logs/flash-board.log"
+} >"$logs/flash-evidence.txt" 2>&1
+kill "$flash_board_pid" 2>/dev/null || true
+
 step "the evidence inside the image"
 {
     echo "\$ systemctl is-system-running"; in_image /bin/systemctl is-system-running || true
@@ -185,6 +220,7 @@ step "the evidence inside the image"
     echo "\$ systemd-analyze verify /etc/systemd/system/wuzi-*.service"
     in_image /bin/sh -c 'systemd-analyze verify /etc/systemd/system/wuzi-*.service && echo clean' 2>&1 || true
     echo "\$ systemctl --failed"; in_image /bin/systemctl --failed --no-pager || true
+    cat "$logs/flash-evidence.txt"
 } >"$logs/evidence.txt" 2>&1
 cat "$logs/evidence.txt"
 
@@ -193,6 +229,7 @@ cleanup
 trap - EXIT INT TERM
 step "done: logs in $logs"
 [ "$seen" = yes ] || { echo "kit-arm64-systemd: the host did not see the move (see $logs)" >&2; exit 1; }
+[ "$flashed" = yes ] || { echo "kit-arm64-systemd: wuzi board flash failed (see $logs/flash.log)" >&2; exit 1; }
 grep -q '^NRestarts=0$' "$logs/evidence.txt" || {
     echo "kit-arm64-systemd: wuzi-host.service was restarted (see $logs/evidence.txt)" >&2; exit 1; }
 echo "kit-arm64-systemd: systemd started wuzi-host in the arm64 image and it served the table"

@@ -4,7 +4,9 @@
 deploy/ (the wuzi user, the units, the udev rules), answers ``wuzi host --help`` and builds
 the flash command from the installed firmware; and systemd, booted in a copy of that root
 (``systemd-nspawn -b``, scripts/kit-arm64-systemd.sh), starts wuzi-host.service as installed
-and it serves a table whose simulated board and clock unit are ptys of this machine.
+and it serves a table whose simulated board and clock unit are ptys of this machine; and
+``wuzi board flash``, run inside the image, flashes a simulated MicroPython board (a pty of
+this machine, wuzi.sim.devices.micropython_board) with the installed firmware.
 
 Slow, and it needs root, ``debootstrap`` and an aarch64 binfmt handler: the root is made
 once with the Debian archive (about 10 minutes) and kept in ``WUZI_ARM64_ROOT`` (default
@@ -22,6 +24,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from wuzi.io.flash import FIRMWARE_FILES
 
 ROOT = Path(__file__).resolve().parents[1]
 ARM64_ROOT = Path(os.environ.get("WUZI_ARM64_ROOT", "/var/tmp/wuzi-arm64-root"))
@@ -127,3 +131,13 @@ def test_systemd_starts_the_host_unit_in_the_arm64_image_and_it_serves_a_table(
     assert "systemd-analyze verify /etc/systemd/system/wuzi-*.service\nclean" in evidence
     table = (tmp_path / "logs" / "table.log").read_text()
     assert '"moves":[112]' in table and '"result":"1/2-1/2"' in table, table
+    # `wuzi board flash` for real, inside the image, to a simulated MicroPython board bound
+    # in as /dev/wuzi/flash-1: every firmware file and the revision's board.json, as the
+    # kit installed them, are on the board, and the board was reset once
+    assert "flashed with sensor-rev-a" in evidence, evidence
+    for name in FIRMWARE_FILES:
+        assert f"flash-1/{name} identical" in evidence, evidence
+    assert "flash-1/board.json identical (sensor-rev-a)" in evidence
+    flashed = sorted(p.name for p in (tmp_path / "logs" / "flash-1").iterdir())
+    assert flashed == sorted([*FIRMWARE_FILES, "board.json"])
+    assert "RESET 1" in evidence

@@ -38,19 +38,34 @@ class _File(io.IOBase):
         buf[:n] = self.data[self.pos:self.pos + n]
         self.pos += n
         return n
+    def read(self, n=-1):
+        end = len(self.data) if n < 0 else min(len(self.data), self.pos + n)
+        out = self.data[self.pos:end]
+        self.pos = end
+        return out.decode()
     def ioctl(self, req, arg):
         return 0
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        pass
 class _FS:
     def mount(self, readonly, mksfs):
         pass
     def umount(self):
         pass
     def stat(self, path):
+        path = path if path.startswith('/') else '/' + path
         if path in FILES:
             return (32768, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         raise OSError(2)
     def open(self, path, mode):
+        path = path if path.startswith('/') else '/' + path
+        if path not in FILES:
+            raise OSError(2)
         return _File(FILES[path])
+    def chdir(self, path):
+        pass
 vfs.mount(_FS(), '/fw')
 sys.path.insert(0, '/fw')
 """
@@ -101,9 +116,13 @@ def _files() -> dict[str, bytes]:
     return {"/" + name: (FIRMWARE / name).read_bytes() for name in MODULES}
 
 
-def run_micropython(body: str, timeout_s: float = 60.0) -> str:
-    """Run ``body`` under MicroPython with the firmware importable; its stdout."""
-    code = (_PRELUDE % (_files(),)) + body
+def run_micropython(
+    body: str, timeout_s: float = 60.0, files: dict[str, bytes] | None = None
+) -> str:
+    """Run ``body`` under MicroPython with the firmware importable (or ``files``, name to
+    bytes, instead: a flashed board's filesystem), at /fw; its stdout."""
+    served = _files() if files is None else {"/" + k: v for k, v in files.items()}
+    code = (_PRELUDE % (served,)) + body
     proc = subprocess.run(
         [sys.executable, "-c", _CHILD],
         input=code,

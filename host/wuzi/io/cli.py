@@ -125,7 +125,7 @@ def _flash(args: argparse.Namespace) -> int:
     import shlex
     import subprocess
 
-    from wuzi.io.flash import FlashError, flash_command
+    from wuzi.io.flash import FLASH_TIMEOUT_S, FlashError, flash_command, mpremote_reason
 
     try:
         command = flash_command(args.port, args.board)
@@ -135,14 +135,24 @@ def _flash(args: argparse.Namespace) -> int:
     print(shlex.join(command), flush=True)
     if args.dry_run:
         return 0
-    try:
-        done = subprocess.run(command, check=False)
+    try:  # its progress shown as it goes; its errors kept, to be said in one line
+        done = subprocess.run(
+            command, check=False, stderr=subprocess.PIPE, text=True, timeout=FLASH_TIMEOUT_S
+        )
+    except subprocess.TimeoutExpired:
+        print(
+            f"wuzi board flash: no answer from {args.port} in {FLASH_TIMEOUT_S:g} s "
+            "(is MicroPython on the board, and nothing else holding the port?)",
+            file=sys.stderr,
+        )
+        return 1
     except OSError as exc:
         print(f"wuzi board flash: cannot run mpremote: {exc}", file=sys.stderr)
         return 1
     if done.returncode != 0:
         print(
-            f"wuzi board flash: mpremote failed on {args.port} (exit {done.returncode})",
+            f"wuzi board flash: mpremote failed on {args.port} (exit {done.returncode})"
+            + mpremote_reason(done.stderr),
             file=sys.stderr,
         )
         return 1

@@ -13,7 +13,18 @@ from pathlib import Path
 
 from wuzi.io.boards import boards_dir
 
-__all__ = ["FIRMWARE_FILES", "FlashError", "firmware_dir", "flash_command"]
+__all__ = [
+    "FIRMWARE_FILES",
+    "FLASH_TIMEOUT_S",
+    "FlashError",
+    "firmware_dir",
+    "flash_command",
+    "mpremote_reason",
+]
+
+# A whole flash takes seconds (6 s to a simulated board, 9 s from the emulated Pi); a
+# board that never answers the raw REPL would hold mpremote on a pty forever.
+FLASH_TIMEOUT_S = 300.0
 
 # What runs on the MCU (firmware/main.py imports the rest); fake_machine.py is the tests'.
 FIRMWARE_FILES = (
@@ -68,3 +79,12 @@ def flash_command(port: str, revision: str, python: str = sys.executable) -> lis
         "+",
         "reset",
     ]
+
+
+def mpremote_reason(stderr: str) -> str:
+    """What mpremote's errors say, as the end of one line (``": ..."``; "" when nothing):
+    its last line, without the traceback above it or its ``mpremote:`` prefix."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    return ": " + lines[-1].removeprefix("mpremote: ")
