@@ -30,8 +30,9 @@ $(STAMP): pyproject.toml display/pyproject.toml sim/pyproject.toml
 test: setup lint
 	$(PY) -m pytest -q -m "not slow and not bench" --ignore=tests/e2e $(PYTEST_ARGS)
 
-## test-e2e: the whole final with faults (tests/e2e: about 5 minutes on 2 cores; CI runs
-##           it after `make test`). Alone on the machine: its bots play in real time.
+## test-e2e: the whole final with faults and the 2019 open's hall of three events
+##           (tests/e2e: about 7 minutes on 2 cores; CI runs it after `make test`). Alone
+##           on the machine: their bots play in real time.
 test-e2e: setup
 	$(PY) -m pytest -q -m "not slow" --basetemp=.e2e-tmp tests/e2e $(PYTEST_ARGS)
 
