@@ -50,7 +50,7 @@ the stones, that Black plays it by mistake (the bots otherwise never play one). 
 avoid forbidden points seldom leave one within reach — a run of the
 hall sees a handful of such moves — so the chance is high enough that the men's and
 women's groups show a forbidden-move loss in most runs: seed 1's men's group at least
-one, as tests/sim/test_demo_hall.py checks."""
+one, as tests/e2e/test_hall_demo.py checks."""
 
 
 @dataclass
