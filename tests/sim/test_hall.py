@@ -1,6 +1,6 @@
 """The hall demo's pure parts: its venue file and databases (``wuzi.sim.hall.setup``),
 what its records show (``summary``) and what it checks (``check``), on files written
-here — the whole hall is played in test_demo_hall.py."""
+here — the whole hall is played in tests/e2e/test_hall_demo.py."""
 
 from __future__ import annotations
 
