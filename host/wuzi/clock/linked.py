@@ -53,7 +53,7 @@ from wuzi.clock.linked_facts import (
 from wuzi.clock.machine import FlagPolicy
 from wuzi.rules.procedure import Seat
 
-__all__ = ["TRANSIT_HOLD", "MIRRORING_HOLD", "HoldReason", "LinkedClockRule", "LinkedTime"]
+__all__ = ["MIRRORING_HOLD", "TRANSIT_HOLD", "HoldReason", "LinkedClockRule", "LinkedTime"]
 
 TRANSIT_HOLD = "transit"
 MIRRORING_HOLD = "mirroring"
@@ -326,9 +326,7 @@ class LinkedClockRule:
         while (press := self._presses.get(move)) is not None and press.seat is seat:
             press_ms = max(turn_from, press.at_ms - press.error_ms)
             out.append(
-                Pressed(
-                    t_ns=_ns(press_ms), by=seat, moves=press.moves, next_seat=press.next_seat
-                )
+                Pressed(t_ns=_ns(press_ms), by=seat, moves=press.moves, next_seat=press.next_seat)
             )
             following = seat.other if press.next_seat is None else press.next_seat
             if following is not seat:

@@ -109,6 +109,7 @@ class LineBack:
 
 
 LinkedFact = GameStarted | MovePressed | MoveShown | StoneMirrored | LineCut | LineBack
+_FACT_TYPES = (GameStarted, MovePressed, MoveShown, StoneMirrored, LineCut, LineBack)
 
 
 def _whole(value: object, what: str, low: int, high: int) -> int:
@@ -128,9 +129,8 @@ def _seat(value: object, what: str) -> Seat:
 def check_fact(fact: object) -> LinkedFact:
     """``fact`` if it is a well-formed fact; otherwise ``LinkedTimeError`` naming the
     field that is wrong (a fact read from the hall line is checked before it is kept)."""
-    if not isinstance(fact, GameStarted | MovePressed | MoveShown | StoneMirrored | LineCut):
-        if not isinstance(fact, LineBack):
-            raise LinkedTimeError(f"not a linked-game fact: {fact!r}")
+    if not isinstance(fact, _FACT_TYPES):
+        raise LinkedTimeError(f"not a linked-game fact: {fact!r}")
     name = type(fact).__name__
     _whole(fact.at_ms, f"{name}: at_ms", 0, MAX_INSTANT_MS)
     if isinstance(fact, GameStarted):
