@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from wuzi.clock import Clock, NS_PER_MS
+from wuzi.clock import NS_PER_MS, Clock
 from wuzi.clock.events import EQUIPMENT_HOLD
 from wuzi.clock.linked import HoldReason, LinkedClockRule
 from wuzi.clock.linked_facts import LinkedTimeError, MovePressed, MoveShown
