@@ -7,7 +7,9 @@ in any order; the owner's line facts in order). Whatever the order:
 * once every fact is in, the clock events and what the clock shows are those of the
   facts taken in the order they happened;
 * at any moment, the clock up to the instants every fact of which has arrived is already
-  exactly the final one: a late fact never changes what was charged before it.
+  exactly the final one: a late fact never changes what was charged before it;
+* the rule's cached clock, queried as the owner does while facts arrive, says what a
+  rule rebuilt from the same facts says.
 """
 
 from __future__ import annotations
@@ -126,6 +128,8 @@ def test_a_late_fact_never_changes_what_came_before_it(arrivals: list[Arrival]) 
     rule = LinkedClockRule(CONTROL, grace_ms=GRACE_MS)
     for i, arrival in enumerate(ordered):
         rule.apply(arrival.fact)
+        fresh = LinkedClockRule.replay(CONTROL, rule.facts, grace_ms=GRACE_MS)
+        assert rule.at(arrival.arrives_ms) == fresh.at(arrival.arrives_ms)  # the cache
         missing = ordered[i + 1 :]
         if not missing:
             break

@@ -23,6 +23,7 @@ latest. The opponent pays nothing for it, because their clock is held across the
 
 from __future__ import annotations
 
+import bisect
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -135,6 +136,8 @@ class LinkedClockRule:
         self._cuts: list[LineCut | LineBack] = []
         self._heard_ms: dict[Seat, int] = {}
         self._events: tuple[ClockEvent, ...] | None = None
+        self._stale: tuple[ClockEvent, ...] = ()  # the events before the last fact
+        self._cache: tuple[int, Clock] | None = None  # (events applied, their clock)
 
     # --- facts -----------------------------------------------------------------------
 
@@ -189,6 +192,8 @@ class LinkedClockRule:
             self._mirrored[key] = fact
         else:
             self._cut_or_back(fact)
+        if self._events is not None:
+            self._stale = self._events
         self._events = None
 
     def start(self, seat: Seat, at_ms: int) -> None:
@@ -309,7 +314,34 @@ class LinkedClockRule:
         may lie after the present (a grace that ends later): ``clock`` stops at ``now``."""
         if self._events is None:
             self._events = self._derive()
+            self._keep_cache(self._stale, self._events)
         return self._events
+
+    def _keep_cache(self, old: tuple[ClockEvent, ...], new: tuple[ClockEvent, ...]) -> None:
+        """Keep the cached clock if a new fact changed only later events (the usual case:
+        a fact about the present), so a query costs the events since, not the game."""
+        if self._cache is None:
+            return
+        same = 0
+        for before, after in zip(old, new, strict=False):
+            if before != after:
+                break
+            same += 1
+        if self._cache[0] > same:
+            self._cache = None
+
+    def _clock_upto(self, now_ns: int) -> Clock:
+        """The clock of the events up to ``now_ns``, built on the cached one when it can
+        be (queries move forward; an earlier one replays from the start)."""
+        events = self.events()
+        count = bisect.bisect_right(events, now_ns, key=lambda e: e.t_ns)
+        if self._cache is None or self._cache[0] > count:
+            self._cache = (0, Clock(self._control, on_flag=self._policy))
+        done, clock = self._cache
+        for event in events[done:count]:
+            clock.apply(event)
+        self._cache = (count, clock)
+        return clock
 
     def _derive(self) -> tuple[ClockEvent, ...]:
         if self._start is None:
@@ -384,8 +416,8 @@ class LinkedClockRule:
         """What the linked clock shows at ``now_ms`` (owner time), as the facts held say."""
         if isinstance(now_ms, bool) or not isinstance(now_ms, int) or now_ms < 0:
             raise LinkedTimeError(f"now_ms must be a whole number >= 0, not {now_ms!r}")
-        clock = self.clock(now_ms)
         now_ns = _ns(now_ms)
+        clock = self._clock_upto(now_ns)
         state = clock.at(now_ns)
         left = tuple(clock.remaining_ns(s, now_ns) // NS_PER_MS for s in (Seat.FIRST, Seat.SECOND))
         holds = tuple(
