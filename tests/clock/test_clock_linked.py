@@ -236,6 +236,27 @@ def test_a_flag_stays_provisional_until_the_seats_hall_is_heard() -> None:
     assert (final.flag_seat, final.flag_ms, final.flag_final) == (A, 12_000, True)
 
 
+def test_a_display_at_the_movers_own_table_changes_nothing() -> None:
+    rule = LinkedClockRule("600", grace_ms=GRACE_MS)
+    rule.start(A, 0)
+    rule.pressed(A, 1_000, move=1)
+    before = rule.events()
+    rule.shown(A, 1_001, move=1)
+    rule.mirrored(A, 1_002, move=1)
+    assert rule.events() == before
+    assert rule.at(5_000).hold_reasons == (HoldReason.TRANSIT,)
+
+
+def test_a_fact_stamped_after_the_present_counts_from_its_instant() -> None:
+    """An offset error may stamp a fact a little after the owner's now: it waits."""
+    rule = LinkedClockRule("600", grace_ms=0)
+    rule.start(A, 0)
+    rule.pressed(A, 1_000, move=1)
+    rule.shown(B, 1_080, move=1)
+    assert rule.at(1_050).hold_reasons == (HoldReason.TRANSIT,)
+    assert rule.at(1_080).running is B
+
+
 def test_the_same_seat_again_needs_no_display() -> None:
     rule = LinkedClockRule("600", grace_ms=GRACE_MS)
     rule.start(A, 0)
@@ -295,6 +316,7 @@ def test_a_repeated_fact_is_nothing_and_a_contradicting_one_is_refused() -> None
         (lambda r: r.line_back(5), "the line is not cut"),
         (lambda r: r.heard_until(A, -3), "heard_until: at_ms"),
         (lambda r: r.at(-1), "now_ms must be a whole number"),
+        (lambda r: r.clock("5"), "now_ms must be a whole number"),
     ],
 )
 def test_bad_input_is_refused_with_a_clear_message(call: object, message: str) -> None:

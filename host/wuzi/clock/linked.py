@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from wuzi.clock.clock import Clock
-from wuzi.clock.control import NS_PER_MS, TimeControl, parse_control
+from wuzi.clock.control import MAX_INSTANT_NS, NS_PER_MS, TimeControl, parse_control
 from wuzi.clock.events import (
     EQUIPMENT_HOLD,
     FLAG_HOLD,
@@ -57,6 +57,7 @@ from wuzi.rules.procedure import Seat
 __all__ = ["MIRRORING_HOLD", "TRANSIT_HOLD", "HoldReason", "LinkedClockRule", "LinkedTime"]
 
 TRANSIT_HOLD = "transit"
+MAX_MS = MAX_INSTANT_NS // NS_PER_MS
 MIRRORING_HOLD = "mirroring"
 
 
@@ -103,6 +104,12 @@ _ORDER = {Resumed: 0, Started: 1, Pressed: 2, Paused: 3}
 
 def _ns(ms: int) -> int:
     return ms * NS_PER_MS
+
+
+def _check_now(now_ms: object) -> int:
+    if isinstance(now_ms, bool) or not isinstance(now_ms, int) or not 0 <= now_ms <= MAX_MS:
+        raise LinkedTimeError(f"now_ms must be a whole number of ms >= 0, not {now_ms!r}")
+    return now_ms
 
 
 class LinkedClockRule:
@@ -406,17 +413,16 @@ class LinkedClockRule:
     # --- queries ---------------------------------------------------------------------
 
     def clock(self, now_ms: int) -> Clock:
-        """The ``Clock`` of the events up to ``now_ms`` (its ``at(now)`` is the truth)."""
-        now_ns = _ns(now_ms)
+        """The ``Clock`` of the events up to ``now_ms`` (its ``at(now)`` is the truth), a
+        fresh one the caller may drive on."""
+        now_ns = _ns(_check_now(now_ms))
         return Clock.replay(
             self._control, (e for e in self.events() if e.t_ns <= now_ns), on_flag=self._policy
         )
 
     def at(self, now_ms: int) -> LinkedTime:
         """What the linked clock shows at ``now_ms`` (owner time), as the facts held say."""
-        if isinstance(now_ms, bool) or not isinstance(now_ms, int) or now_ms < 0:
-            raise LinkedTimeError(f"now_ms must be a whole number >= 0, not {now_ms!r}")
-        now_ns = _ns(now_ms)
+        now_ns = _ns(_check_now(now_ms))
         clock = self._clock_upto(now_ns)
         state = clock.at(now_ns)
         left = tuple(clock.remaining_ns(s, now_ns) // NS_PER_MS for s in (Seat.FIRST, Seat.SECOND))
