@@ -7,7 +7,9 @@ every host, the director, the broadcast and each screen that has none yet (a tok
 for a token referee without one), printing where each went. With a ``[bridge]`` in the
 venue file it also writes ``DIR/conf.d/bridge.conf`` (mode 0640, it holds the outside
 broker's password; `wuzi.venue.bridge`), which ``mosquitto.conf`` includes; without one,
-a ``bridge.conf`` left by an earlier run is removed. Existing secrets are kept, and so
+a ``bridge.conf`` left by an earlier run is removed. With ``[[links]]`` it writes
+``DIR/conf.d/links.conf`` the same way: the hall line's bridge to the central broker
+(`wuzi.venue.links`; ``wuzi venue central-config`` configures that broker). Existing secrets are kept, and so
 is an old hash that still matches, so running it again logs nobody out. Exit status 0, 1
 with ``wuzi venue broker-config: <what is wrong>`` on a bad venue file or option.
 
@@ -31,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from wuzi.base.files import PASSWD_FILE, FileError, read_text
+from wuzi.venue.central_cli import add_central_config
 from wuzi.venue.owner import DEFAULT_SERVICE_USER
 from wuzi.venue.preflight import add_check
 
@@ -105,7 +108,7 @@ def _add_broker_config(subparsers: Any) -> None:
     parser.set_defaults(func=_broker_config)
 
 
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_broker_config, add_check]
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_broker_config, add_central_config, add_check]
 """Each adds one ``wuzi venue`` subcommand to the subparsers it is given."""
 
 
@@ -361,10 +364,34 @@ def _hand_over(paths: list[Path], data_dir: Path, broker_user: str) -> str | Non
     )
 
 
+def _links(venue: Any) -> tuple[str | None, list[str]]:
+    """The hall line's bridge block (None without ``[[links]]``) and report lines; the
+    central broker's password file is made (mode 0600) when missing."""
+    from wuzi.venue.bridge import BridgeError
+    from wuzi.venue.links import links_conf
+    from wuzi.venue.passwords import PasswdError, ensure_secret
+
+    if not venue.links or venue.central is None:
+        return None, []
+    where = venue.central.password_file
+    try:
+        password, created = ensure_secret(where)
+    except (PasswdError, OSError) as exc:
+        raise BridgeError(f"{venue.source}: central.password_file: {exc}") from None
+    report = []
+    if created:
+        report.append(
+            f"the hall line's bridge: created {where} (mode 0600): give it to the central "
+            "broker's operator (wuzi venue central-config reads it)"
+        )
+    return links_conf(venue, password), report
+
+
 def _write_broker_config(args: argparse.Namespace) -> int:
     from wuzi.config import ConfigError, load_venue
     from wuzi.venue.bridge import BridgeError, bridge_conf, read_bridge_password
     from wuzi.venue.broker_config import acl_text, mosquitto_conf
+    from wuzi.venue.links import LINKS_FILE
     from wuzi.venue.owner import find_owner
     from wuzi.venue.passwords import format_passwd, hash_for, write_private
 
@@ -377,10 +404,13 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         if venue.bridge is not None:
             password = read_bridge_password(venue.bridge)
             bridge = bridge_conf(venue.id, venue.bridge, password)
+        links, links_report = _links(venue)
         bridge_dir = out / "conf.d"
-        conf = mosquitto_conf(venue, settings, bridge_dir=str(bridge_dir) if bridge else None)
+        included = str(bridge_dir) if bridge or links else None
+        conf = mosquitto_conf(venue, settings, bridge_dir=included)
         owner, why = find_owner(args.service_user, os.geteuid())
         secrets, report = _secrets(venue, out, owner)
+        report += links_report
         if why is not None:
             report.append(why)
     except (ConfigError, BridgeError) as exc:
@@ -409,6 +439,14 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         elif (bridge_dir / "bridge.conf").exists():  # an earlier run's: no longer included
             (bridge_dir / "bridge.conf").unlink()
             stale = True
+        stale_links = False
+        if links is not None:
+            bridge_dir.mkdir(exist_ok=True)
+            write_private(bridge_dir / LINKS_FILE, links, 0o640)
+            private.append(bridge_dir / LINKS_FILE)
+        elif (bridge_dir / LINKS_FILE).exists():  # an earlier run's: no links now
+            (bridge_dir / LINKS_FILE).unlink()
+            stale_links = True
         handed = _hand_over(private, data_dir, args.broker_user)
     except OSError as exc:
         raise _Fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
@@ -425,6 +463,15 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         )
     if stale:
         print(f"removed {bridge_dir / 'bridge.conf'}: the venue file has no [bridge]")
+    if links is not None and venue.central is not None:
+        where = f"{venue.central.host}:{venue.central.port}"
+        shown = ", ".join(f"{link.id} (table {link.table})" for link in venue.links)
+        print(
+            f"wrote {bridge_dir / LINKS_FILE} (the hall line to the central broker {where}: "
+            f"line/<link>/# of {shown} only)"
+        )
+    if stale_links:
+        print(f"removed {bridge_dir / LINKS_FILE}: the venue file has no [[links]]")
     if handed:
         print(handed)
     if venue.broker.username is not None:
