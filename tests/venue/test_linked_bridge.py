@@ -15,7 +15,7 @@ import time
 
 from support.acl import Peer
 from support.broker import wait_until
-from support.linked_halls import A, B, WATCHER, WATCHER_PASSWORD, Halls, linked_halls
+from support.linked_halls import WATCHER, WATCHER_PASSWORD, A, B, Halls, linked_halls
 from wuzi.bus import topics
 from wuzi.config.credentials import broker_login
 

@@ -71,7 +71,7 @@ def add_central_config(subparsers: Any) -> None:
 
 
 def _central_config(args: argparse.Namespace) -> int:
-    from wuzi.venue.cli import _Fail
+    from wuzi.venue.broker_setup import _Fail
 
     try:
         return _write(args)
@@ -82,10 +82,15 @@ def _central_config(args: argparse.Namespace) -> int:
 
 def _write(args: argparse.Namespace) -> int:
     from wuzi.config import ConfigError, load_venue
+    from wuzi.venue.broker_setup import _Fail, _hand_over, _old_hashes, _settings
     from wuzi.venue.central import central_accounts, central_acl_text, central_conf
-    from wuzi.venue.cli import _Fail, _hand_over, _old_hashes, _settings
-    from wuzi.venue.passwords import PasswdError, ensure_secret, format_passwd, hash_for
-    from wuzi.venue.passwords import write_private
+    from wuzi.venue.passwords import (
+        PasswdError,
+        ensure_secret,
+        format_passwd,
+        hash_for,
+        write_private,
+    )
 
     try:
         halls = tuple(load_venue(path) for path in args.config)

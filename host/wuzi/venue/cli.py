@@ -9,8 +9,9 @@ venue file it also writes ``DIR/conf.d/bridge.conf`` (mode 0640, it holds the ou
 broker's password; `wuzi.venue.bridge`), which ``mosquitto.conf`` includes; without one,
 a ``bridge.conf`` left by an earlier run is removed. With ``[[links]]`` it writes
 ``DIR/conf.d/links.conf`` the same way: the hall line's bridge to the central broker
-(`wuzi.venue.links`; ``wuzi venue central-config`` configures that broker). Existing secrets are kept, and so
-is an old hash that still matches, so running it again logs nobody out. Exit status 0, 1
+(`wuzi.venue.links`; ``wuzi venue central-config`` configures that broker). Existing
+secrets are kept, and so is an old hash that still matches, so running it again logs
+nobody out. Exit status 0, 1
 with ``wuzi venue broker-config: <what is wrong>`` on a bad venue file or option.
 
 It creates nothing outside ``DIR``, the venue file's ``secrets/`` folder and the broker's
@@ -24,31 +25,30 @@ More ``wuzi venue`` subcommands plug in through `SUBCOMMANDS`.
 from __future__ import annotations
 
 import argparse
-import grp
 import os
-import pwd
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wuzi.base.files import PASSWD_FILE, FileError, read_text
+from wuzi.venue.broker_setup import (
+    DEFAULT_TLS_PORT,
+    PROG,
+    _Fail,
+    _hand_over,
+    _old_hashes,
+    _settings,
+)
 from wuzi.venue.central_cli import add_central_config
 from wuzi.venue.owner import DEFAULT_SERVICE_USER
 from wuzi.venue.preflight import add_check
 
 __all__ = ["SUBCOMMANDS", "register"]
 
-PROG = "wuzi venue broker-config"
 DEFAULT_DATA_DIR = "/var/lib/mosquitto"
 DEFAULT_BROKER_USER = "mosquitto"
-DEFAULT_TLS_PORT = 8883
 MOSQUITTO_DIGEST_BYTES = 64
 """A ``$7$`` hash's digest as Mosquitto 2 reads it (SHA-512); it drops any other."""
-
-
-class _Fail(Exception):
-    """A bad input: the message is printed after the program name, exit status 1."""
 
 
 def _add_broker_config(subparsers: Any) -> None:
@@ -138,55 +138,6 @@ def _broker_config(args: argparse.Namespace) -> int:
     except _Fail as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 1
-
-
-def _port(value: int | None, what: str) -> int | None:
-    if value is not None and not 1 <= value <= 65535:
-        raise _Fail(f"{what} must be 1..65535, not {value}")
-    return value
-
-
-def _settings(args: argparse.Namespace, venue: Any, out: Path) -> Any:
-    from wuzi.venue.broker_config import BrokerSettings, TlsListener
-
-    port = _port(args.port, "--port")
-    tls_port = _port(args.tls_port, "--tls-port")
-    if (args.tls_cert is None) != (args.tls_key is None):
-        raise _Fail("give --tls-cert and --tls-key together")
-    if args.tls_ca is not None and args.tls_cert is None:
-        raise _Fail("--tls-ca needs --tls-cert and --tls-key")
-    tls = None
-    if venue.broker.tls:
-        if args.tls_cert is None:
-            raise _Fail(
-                f"the venue's broker url {venue.broker.url} is mqtts://: give --tls-cert and "
-                "--tls-key (or write the url as mqtt://)"
-            )
-        tls_port = tls_port or venue.broker.port
-    elif port is None:
-        port = venue.broker.port
-    if args.tls_cert is not None:
-        for option, name in (("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key)):
-            if not Path(name).is_file():
-                raise _Fail(f"{option}: no file {name}")
-        if args.tls_ca is not None and not Path(args.tls_ca).is_file():
-            raise _Fail(f"--tls-ca: no file {args.tls_ca}")
-        tls = TlsListener(
-            port=tls_port or DEFAULT_TLS_PORT,
-            certfile=str(Path(args.tls_cert).resolve()),
-            keyfile=str(Path(args.tls_key).resolve()),
-            cafile=None if args.tls_ca is None else str(Path(args.tls_ca).resolve()),
-        )
-    if tls is not None and port == tls.port:
-        raise _Fail(f"the plain and the TLS listener cannot both use port {port}")
-    return BrokerSettings(
-        password_file=str(out / "passwd"),
-        acl_file=str(out / "acl"),
-        data_dir=str(Path(args.data_dir).resolve()),
-        port=port,
-        bind=args.bind,
-        tls=tls,
-    )
 
 
 def _place(venue: Any, user: Any, out: Path) -> tuple[str, str | None]:
@@ -330,38 +281,6 @@ def _exposed(path: str) -> str:
     except OSError:
         return ""
     return f" (warning: others may read it: chmod 600 {path})" if mode & 0o077 else ""
-
-
-def _old_hashes(path: Path) -> dict[str, str]:
-    from wuzi.venue.passwords import PasswdError, parse_passwd
-
-    try:
-        return parse_passwd(read_text(path, PASSWD_FILE))
-    except FileError as exc:
-        if exc.missing:
-            return {}
-        print(f"{PROG}: note: the old {path} is not used ({exc.problem})", file=sys.stderr)
-        return {}
-    except PasswdError as exc:
-        print(f"{PROG}: note: the old {path} is not used ({exc})", file=sys.stderr)
-        return {}
-
-
-def _hand_over(paths: list[Path], data_dir: Path, broker_user: str) -> str | None:
-    """As root: the broker's files to its group, its data folder to it (it drops root)."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        account = pwd.getpwnam(broker_user)
-    except KeyError:
-        return f"note: no system user {broker_user!r}: make the files readable by the broker"
-    group = grp.getgrgid(account.pw_gid).gr_name
-    for path in paths:
-        os.chown(path, 0, account.pw_gid)
-    os.chown(data_dir, account.pw_uid, account.pw_gid)
-    return (
-        f"gave {', '.join(p.name for p in paths)} to group {group} and {data_dir} to {broker_user}"
-    )
 
 
 def _links(venue: Any) -> tuple[str | None, list[str]]:
