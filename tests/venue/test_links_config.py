@@ -220,3 +220,32 @@ def test_central_config_writes_the_central_broker(
     shutil.copy(ROOT / "deploy" / "venue.example.toml", plain)
     assert main(["venue", "central-config", "--config", str(plain), *args]) == 1
     assert "links: the venue file links no table" in capsys.readouterr().err
+
+
+def test_docs_linked_md_shows_the_bridge_as_generated() -> None:
+    """docs/linked.md quotes team A's ``links.conf``; only the password and the CA path
+    are written there as placeholders."""
+    a, _ = halls()
+    page = (ROOT / "docs" / "linked.md").read_text(encoding="utf-8")
+    start = page.index("```\n# Hall line of venue") + 4
+    shown = page[start : page.index("```", start)].splitlines()
+    generated = links_conf(a, "PASSWORD").splitlines()
+    generated[generated.index("remote_password PASSWORD")] = (
+        "remote_password <the password of secrets/central/bridge.pass>"
+    )
+    ca = f"bridge_cafile {HALL_A.parent / 'secrets' / 'central-ca.pem'}"
+    generated[generated.index(ca)] = (
+        "bridge_cafile <the venue file's folder>/secrets/central-ca.pem"
+    )
+    assert shown == generated
+
+
+def test_central_config_over_tls_needs_the_certificate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configs = ["--config", str(HALL_A), "--config", str(HALL_B)]
+    args = ["--out", str(tmp_path / "central"), "--data-dir", str(tmp_path / "data")]
+    assert main(["venue", "central-config", *configs, *args]) == 1
+    err = capsys.readouterr().err
+    assert "the [central] url mqtts://central.example.org:8883 is mqtts://" in err
+    assert "--tls-cert" in err and not (tmp_path / "central").exists()

@@ -42,9 +42,10 @@ def _settings(args: argparse.Namespace, venue: Any, out: Path) -> Any:
     tls = None
     if venue.broker.tls:
         if args.tls_cert is None:
+            what = getattr(venue, "url_name", "the venue's broker url")  # or central-config's
             raise _Fail(
-                f"the venue's broker url {venue.broker.url} is mqtts://: give --tls-cert and "
-                "--tls-key (or write the url as mqtt://)"
+                f"{what} {venue.broker.url} is mqtts://: give --tls-cert and --tls-key (or "
+                "write the url as mqtt://)"
             )
         tls_port = tls_port or venue.broker.port
     elif port is None:

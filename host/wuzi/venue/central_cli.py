@@ -99,8 +99,10 @@ def _write(args: argparse.Namespace) -> int:
         assert central is not None  # central_accounts refuses a hall without links
         out = Path(args.out).resolve()
         # the listener as a venue broker's: the [central] url plays the [broker] url
-        shim = SimpleNamespace(broker=SimpleNamespace(tls=central.tls, port=central.port,
-                                                      url=central.url))  # fmt: skip
+        shim = SimpleNamespace(
+            broker=SimpleNamespace(tls=central.tls, port=central.port, url=central.url),
+            url_name=f"{halls[0].source}: the [central] url",
+        )
         settings = _settings(args, shim, out)
         acl = central_acl_text(halls)
         conf = central_conf(halls, settings)
