@@ -155,3 +155,25 @@ def test_the_central_broker_refuses_a_hall_publishing_as_the_other() -> None:
         finally:
             for peer in peers:
                 peer.close()
+
+
+def test_what_a_cut_line_held_crosses_on_its_return_in_order() -> None:
+    """The central broker goes away (the line between the halls is cut) and comes back:
+    what hall A's host sent meanwhile was queued by hall A's bridge (``cleansession
+    false``, QoS 1) and reaches hall B's host, in order, with nothing lost."""
+    with linked_halls() as halls:
+        a_host, b_host = _host(halls, A, "pi-1"), _host(halls, B, "pi-1")
+        try:
+            assert b_host.subscribe(topics.line_filter(A, "board-1")) == [1]
+            topic = topics.line_to_owner(A, "board-1")
+            _bridged(a_host, topic, b_host)
+            halls.stop("central")
+            held = [f"held {i}".encode() for i in range(5)]
+            for payload in held:
+                a_host.publish(topic, payload)  # accepted by hall A's own broker
+            halls.start("central")
+            got = b_host.wait_for(topic, held[-1])
+            assert [p for t, p in got if t == topic and p.startswith(b"held")] == held
+        finally:
+            a_host.close()
+            b_host.close()

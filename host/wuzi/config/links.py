@@ -279,7 +279,9 @@ def parse_central(
     ca_file = None
     if "ca_file" in table:
         if not address.tls:
-            raise SectionError("central.ca_file", "is only used with TLS: write the url as mqtts://")
+            raise SectionError(
+                "central.ca_file", "is only used with TLS: write the url as mqtts://"
+            )
         ca_file = _path(table["ca_file"], "central.ca_file", base_dir)
     name = table.get("name", f"wuzi-{venue_id}-line")
     if not isinstance(name, str) or not _CONNECTION.fullmatch(name):

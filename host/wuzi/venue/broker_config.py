@@ -212,7 +212,9 @@ def acl_rules(venue: VenueConfig) -> dict[str, tuple[AclRule, ...]]:
     for user in broker_users(venue):
         if user.role == "host":  # and its linked tables' hall line (wuzi.venue.links)
             found = _host_rules(venue.id, user)
-            found += [AclRule(access, topic) for access, topic in link_host_rules(venue, user.tables)]
+            found += [
+                AclRule(access, topic) for access, topic in link_host_rules(venue, user.tables)
+            ]
         elif user.role == "check":
             found = _check_rules(venue.id, user)
         elif user.role == "director" and user.event is not None:
