@@ -61,7 +61,9 @@ def _add_broker_config(subparsers: Any) -> None:
             "use_username_as_clientid), each allowed only its own topics. Password files "
             "missing for hosts, the director, the broadcast and the screens are created "
             "(mode 0600); existing ones are kept. With a [bridge] in the venue file, also "
-            "DIR/conf.d/bridge.conf (mode 0640): the public trees out to an outside broker."
+            "DIR/conf.d/bridge.conf (mode 0640): the public trees out to an outside broker; "
+            "with [[links]], DIR/conf.d/links.conf (mode 0640): the linked tables' hall line "
+            "to the [central] broker."
         ),
     )
     parser.add_argument("--config", required=True, metavar="VENUE.TOML", help="the venue file")
