@@ -44,9 +44,7 @@ url = "mqtt://central.example.org"
 
 def _link(**keys: object) -> str:
     keys = {"table": 1, "other_venue": "hall-b", "other_table": 4, "owner": "here", **keys}
-    body = "".join(
-        f"{k} = {v!r}\n".replace("'", '"') for k, v in keys.items() if v is not None
-    )
+    body = "".join(f"{k} = {v!r}\n".replace("'", '"') for k, v in keys.items() if v is not None)
     return f"\n[[links]]\n{body}"
 
 
