@@ -23,6 +23,20 @@ The tree (QoS and retain per topic are in `TOPIC_POLICY` and docs/bus.md)::
     wuzi/v1/<venue>/competition/state        retained competition summary (director -> screens)
     wuzi/v1/<venue>/competition/<event>/state  the same, of one event of a venue of several
 
+The hall line of a linked game (issue 36: one game, its two seats at tables of two halls,
+each hall with its own broker, bridged through a central one) has a tree of its own, under
+the venue of the host that writes it; ``<link>`` is the ``[[links]]`` id, the same in both
+venue files (docs/linked.md)::
+
+    wuzi/v1/<venue>/line/<link>/to-owner     the away host's stamped inputs (away -> owner)
+    wuzi/v1/<venue>/line/<link>/to-away      the owner host's answers (owner -> away)
+    wuzi/v1/<venue>/line/<link>/state        retained: the owner's truth of the game
+
+The bridge carries ``line/<link>/#`` of the linked tables only (`line_filter`), out from
+the writer's hall and in to the other's: a hall's broker never carries another venue's
+topics but those. Its topics are `LineTopic` values (`parse_line_topic`), apart from
+`Topic`, so that no dispatcher of the venue's own tree meets a kind it does not know.
+
 A venue whose file has no ``[[events]]`` runs one event, on ``competition/state``; a venue
 of several (the 2019 open's three groups in one hall) has one director per event, each
 publishing on its event's ``competition/<event>/state``. Tables stay venue-wide: a table
@@ -251,6 +265,101 @@ def all_competitions(venue: str) -> str:
 def all_arbiter(venue: str) -> str:
     """Everything referees see: commands, every table's alerts and referee state."""
     return f"{_base(venue)}/arbiter/#"
+
+
+# The hall line of a linked game (module doc).
+
+
+class LineKind(enum.Enum):
+    TO_OWNER = "to-owner"
+    TO_AWAY = "to-away"
+    STATE = "state"
+
+
+LINE_POLICY: dict[LineKind, TopicPolicy] = {
+    LineKind.TO_OWNER: TopicPolicy(qos=1, retain=False),
+    LineKind.TO_AWAY: TopicPolicy(qos=1, retain=False),
+    LineKind.STATE: TopicPolicy(qos=1, retain=True),
+}
+
+
+@dataclass(frozen=True)
+class LineTopic:
+    """A parsed hall-line topic: its kind, the venue that writes it, and the link's id."""
+
+    kind: LineKind
+    venue: str
+    link: str
+
+    def __str__(self) -> str:
+        return line_topic(self.kind, self.venue, self.link)
+
+    @property
+    def policy(self) -> TopicPolicy:
+        return LINE_POLICY[self.kind]
+
+
+def check_link(value: str) -> str:
+    """A link id as the venue file allows it: 1-64 of a-z, 0-9 and '-' (not first or last)."""
+    if not isinstance(value, str) or not _EVENT.fullmatch(value):
+        raise TopicError(
+            f"link id must be 1-64 of a-z, 0-9 and '-' (not first or last), not {_shown(value)}"
+        )
+    return value
+
+
+def line_topic(kind: LineKind, venue: str, link: str) -> str:
+    return f"{_base(venue)}/line/{check_link(link)}/{kind.value}"
+
+
+def line_to_owner(venue: str, link: str) -> str:
+    """The away host's inputs to the owner host, under the away venue."""
+    return line_topic(LineKind.TO_OWNER, venue, link)
+
+
+def line_to_away(venue: str, link: str) -> str:
+    """The owner host's messages to the away host, under the owner venue."""
+    return line_topic(LineKind.TO_AWAY, venue, link)
+
+
+def line_state(venue: str, link: str) -> str:
+    """The owner's retained truth of the linked game, under the owner venue."""
+    return line_topic(LineKind.STATE, venue, link)
+
+
+def line_filter(venue: str, link: str) -> str:
+    """Every line topic one venue writes for one link: what the bridge carries."""
+    return f"{_base(venue)}/line/{check_link(link)}/#"
+
+
+def all_lines(venue: str) -> str:
+    """Every line topic one venue writes, for every link."""
+    return f"{_base(venue)}/line/#"
+
+
+def parse_line_topic(topic: str) -> LineTopic:
+    """Parse a hall-line topic, or raise `TopicError` naming the bad level."""
+    if not isinstance(topic, str):
+        raise TopicError(f"topic must be a string, not {type(topic).__name__}")
+    levels = topic.split("/")
+    if len(levels) != 6 or levels[:2] != [ROOT, PROTOCOL] or levels[3] != "line":
+        raise TopicError(
+            f"topic {_shown(topic)} is not a hall-line topic "
+            f"({ROOT}/{PROTOCOL}/<venue>/line/<link>/<kind>)"
+        )
+    try:
+        venue = check_name("venue", levels[2])
+        link = check_link(levels[4])
+    except TopicError as exc:
+        raise TopicError(f"topic {_shown(topic)}: {exc}") from None
+    try:
+        kind = LineKind(levels[5])
+    except ValueError:
+        known = ", ".join(k.value for k in LineKind)
+        raise TopicError(
+            f"topic {_shown(topic)}: unknown hall-line kind {_shown(levels[5])} (known: {known})"
+        ) from None
+    return LineTopic(kind, venue, link)
 
 
 def _parse_table(level: str, topic: str) -> int:

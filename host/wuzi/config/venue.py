@@ -35,6 +35,7 @@ from wuzi.config.broadcast import (
     parse_broadcast,
 )
 from wuzi.config.events import EventConfig, GameDefaults, parse_tables
+from wuzi.config.links import CentralSettings, LinkConfig, parse_central, parse_links
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.ruleset import RuleSet
 
@@ -47,6 +48,7 @@ __all__ = [
     "GameDefaults",
     "GpioClockPins",
     "HostConfig",
+    "LinkConfig",
     "RefereeConfig",
     "ScreensConfig",
     "TableConfig",
@@ -73,7 +75,7 @@ _GPIO_KEYS = ("black_button", "white_button", "claim_button", "clk", "dio")
 
 SECTIONS = ("venue", "broker", "hosts", "director", "events", "screens", "referees", "defaults")
 """The venue file's own tables; ``[broadcast]`` and ``[bridge]`` are read by
-`wuzi.config.broadcast`."""
+`wuzi.config.broadcast`, ``[[links]]`` and ``[central]`` by `wuzi.config.links`."""
 
 
 class ConfigError(ValueError):
@@ -186,6 +188,16 @@ class VenueConfig:
     bridge: BridgeSettings | None = None
     base_dir: str | None = None
     events: tuple[EventConfig, ...] = ()  # none: the venue runs one event, with [director]
+    links: tuple[LinkConfig, ...] = ()  # tables linked to another venue's (issue 36)
+    central: CentralSettings | None = None  # the broker linked venues meet at (with links)
+
+    def link_of_table(self, number: int) -> LinkConfig | None:
+        """The link table ``number`` plays a linked game on; None for a table of this
+        hall only (every table of a venue without ``[[links]]``)."""
+        for link in self.links:
+            if link.table == number:
+                return link
+        return None
 
     def event(self, event_id: str) -> EventConfig:
         """The event of that id; KeyError naming the venue file and the ids it has."""
@@ -429,7 +441,8 @@ class _Reader:
     # --- the sections ---------------------------------------------------------------
 
     def venue(self, data: dict[str, Any]) -> VenueConfig:
-        self.keys(data, "", (*SECTIONS, "broadcast", "bridge"))  # wuzi.config.broadcast
+        # [broadcast] and [bridge]: wuzi.config.broadcast; [[links]], [central]: .links
+        self.keys(data, "", (*SECTIONS, "broadcast", "bridge", "links", "central"))
         venue = self.section(data, "venue", required=True)
         assert venue is not None
         self.keys(venue, "venue", ("id", "name"))
@@ -449,6 +462,9 @@ class _Reader:
         try:  # wuzi.config.broadcast: the public feed's delay, the bridge
             broadcast = parse_broadcast(data, self.base_dir)
             bridge = parse_bridge(data, venue_id, self.base_dir)
+            served = {table.number: host.id for host in hosts for table in host.tables}
+            links = parse_links(data, venue_id, served)
+            central = parse_central(data, venue_id, bool(links), self.base_dir)
         except SectionError as exc:
             raise self.error(exc.key, exc.problem) from None
         return VenueConfig(
@@ -467,6 +483,8 @@ class _Reader:
             bridge=bridge,
             base_dir=None if self.base_dir is None else str(self.base_dir),
             events=events,
+            links=links,
+            central=central,
         )
 
     def broker(self, data: dict[str, Any]) -> BrokerConfig:

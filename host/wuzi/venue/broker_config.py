@@ -13,7 +13,9 @@ account role        may
 host ``X``          write its tables' ``table/<n>/state|events``,
                     ``arbiter/table/<n>/alerts|state``, ``public/table/<n>/state|events``
                     and ``host/X/status`` (its last will); read its tables'
-                    ``assignments/<n>`` and ``arbiter/commands``
+                    ``assignments/<n>`` and ``arbiter/commands``; for a linked table
+                    (``[[links]]``) read and write ``line/<link>/#`` of its own venue,
+                    read the other venue's (`wuzi.venue.links`)
 check ``X``         write ``host/X/status`` (``wuzi venue check``'s test publish)
 director            read and write ``assignments/+``, ``competition/state`` and its own
                     status; read ``table/+/events``, ``arbiter/commands``
@@ -49,6 +51,7 @@ from wuzi.bus.schemas import MAX_PAYLOAD_BYTES
 from wuzi.config.credentials import DEFAULT_DIRECTOR_ID, BrokerUser, broker_users
 from wuzi.config.venue import VenueConfig
 from wuzi.venue.broadcast_account import broadcast_rules
+from wuzi.venue.links import link_host_rules
 
 __all__ = [
     "MAX_INFLIGHT_MESSAGES",
@@ -60,6 +63,7 @@ __all__ = [
     "TlsListener",
     "acl_rules",
     "acl_text",
+    "broker_lines",
     "mosquitto_conf",
 ]
 
@@ -206,8 +210,11 @@ def acl_rules(venue: VenueConfig) -> dict[str, tuple[AclRule, ...]]:
     """Each account's rules, in the order of `broker_users` (its ConfigError included)."""
     rules: dict[str, tuple[AclRule, ...]] = {}
     for user in broker_users(venue):
-        if user.role == "host":
+        if user.role == "host":  # and its linked tables' hall line (wuzi.venue.links)
             found = _host_rules(venue.id, user)
+            found += [
+                AclRule(access, topic) for access, topic in link_host_rules(venue, user.tables)
+            ]
         elif user.role == "check":
             found = _check_rules(venue.id, user)
         elif user.role == "director" and user.event is not None:
@@ -272,21 +279,14 @@ def _listener(port: int, bind: str | None) -> str:
     return f"listener {port}" + (f" {bind}" if bind else "")
 
 
-def mosquitto_conf(
-    venue: VenueConfig,
-    settings: BrokerSettings,
-    source: str | None = None,
-    bridge_dir: str | None = None,
-) -> str:
-    """The broker's ``mosquitto.conf`` (Mosquitto 2): listeners, logins, ACL, limits;
-    with ``bridge_dir``, the folder holding the bridge's 0640 file (`wuzi.venue.bridge`)."""
+def broker_lines(header: list[str], settings: BrokerSettings) -> list[str]:
+    """The lines of a ``mosquitto.conf`` after its ``header``: logins, listeners,
+    persistence, limits and logging (a venue's broker and the central one share them)."""
     if settings.port is None and settings.tls is None:
         raise ValueError("the broker needs a listener: give a port, a TLS listener or both")
     data_dir = settings.data_dir.rstrip("/") + "/"
     lines = [
-        f"# Mosquitto configuration of venue {venue.id!r}, written by `wuzi venue "
-        f"broker-config` from {source or venue.source}.",
-        "# Do not edit: change the venue file and run the command again (docs/security.md).",
+        *header,
         "",
         "per_listener_settings false",
         "allow_anonymous false",
@@ -326,7 +326,33 @@ def mosquitto_conf(
         "log_type information",
         "connection_messages true",
     ]
-    if bridge_dir is not None:
+    return lines
+
+
+def mosquitto_conf(
+    venue: VenueConfig,
+    settings: BrokerSettings,
+    source: str | None = None,
+    bridge_dir: str | None = None,
+) -> str:
+    """The broker's ``mosquitto.conf`` (Mosquitto 2): listeners, logins, ACL, limits;
+    with ``bridge_dir``, the folder holding the bridge's 0640 file (`wuzi.venue.bridge`)."""
+    header = [
+        f"# Mosquitto configuration of venue {venue.id!r}, written by `wuzi venue "
+        f"broker-config` from {source or venue.source}.",
+        "# Do not edit: change the venue file and run the command again (docs/security.md).",
+    ]
+    lines = broker_lines(header, settings)
+    if bridge_dir is not None and venue.links:
+        lines += [
+            "",
+            "# The bridges: to the central broker, the linked tables' line/<link>/# only",
+            "# (docs/linked.md); to an outside broker if [bridge], public/# and",
+            "# competition/# out only (docs/broadcast.md). Their files hold the remote",
+            "# passwords: mode 0640.",
+            f"include_dir {bridge_dir}",
+        ]
+    elif bridge_dir is not None:
         lines += [
             "",
             "# The bridge to the outside broker: public/# and competition/# only, out only",

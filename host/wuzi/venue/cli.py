@@ -7,8 +7,11 @@ every host, the director, the broadcast and each screen that has none yet (a tok
 for a token referee without one), printing where each went. With a ``[bridge]`` in the
 venue file it also writes ``DIR/conf.d/bridge.conf`` (mode 0640, it holds the outside
 broker's password; `wuzi.venue.bridge`), which ``mosquitto.conf`` includes; without one,
-a ``bridge.conf`` left by an earlier run is removed. Existing secrets are kept, and so
-is an old hash that still matches, so running it again logs nobody out. Exit status 0, 1
+a ``bridge.conf`` left by an earlier run is removed. With ``[[links]]`` it writes
+``DIR/conf.d/links.conf`` the same way: the hall line's bridge to the central broker
+(`wuzi.venue.links`; ``wuzi venue central-config`` configures that broker). Existing
+secrets are kept, and so is an old hash that still matches, so running it again logs
+nobody out. Exit status 0, 1
 with ``wuzi venue broker-config: <what is wrong>`` on a bad venue file or option.
 
 It creates nothing outside ``DIR``, the venue file's ``secrets/`` folder and the broker's
@@ -22,30 +25,30 @@ More ``wuzi venue`` subcommands plug in through `SUBCOMMANDS`.
 from __future__ import annotations
 
 import argparse
-import grp
 import os
-import pwd
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wuzi.base.files import PASSWD_FILE, FileError, read_text
+from wuzi.venue.broker_setup import (
+    DEFAULT_TLS_PORT,
+    PROG,
+    _Fail,
+    _hand_over,
+    _old_hashes,
+    _settings,
+)
+from wuzi.venue.central_cli import add_central_config
 from wuzi.venue.owner import DEFAULT_SERVICE_USER
 from wuzi.venue.preflight import add_check
 
 __all__ = ["SUBCOMMANDS", "register"]
 
-PROG = "wuzi venue broker-config"
 DEFAULT_DATA_DIR = "/var/lib/mosquitto"
 DEFAULT_BROKER_USER = "mosquitto"
-DEFAULT_TLS_PORT = 8883
 MOSQUITTO_DIGEST_BYTES = 64
 """A ``$7$`` hash's digest as Mosquitto 2 reads it (SHA-512); it drops any other."""
-
-
-class _Fail(Exception):
-    """A bad input: the message is printed after the program name, exit status 1."""
 
 
 def _add_broker_config(subparsers: Any) -> None:
@@ -58,7 +61,9 @@ def _add_broker_config(subparsers: Any) -> None:
             "use_username_as_clientid), each allowed only its own topics. Password files "
             "missing for hosts, the director, the broadcast and the screens are created "
             "(mode 0600); existing ones are kept. With a [bridge] in the venue file, also "
-            "DIR/conf.d/bridge.conf (mode 0640): the public trees out to an outside broker."
+            "DIR/conf.d/bridge.conf (mode 0640): the public trees out to an outside broker; "
+            "with [[links]], DIR/conf.d/links.conf (mode 0640): the linked tables' hall line "
+            "to the [central] broker."
         ),
     )
     parser.add_argument("--config", required=True, metavar="VENUE.TOML", help="the venue file")
@@ -105,7 +110,7 @@ def _add_broker_config(subparsers: Any) -> None:
     parser.set_defaults(func=_broker_config)
 
 
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_broker_config, add_check]
+SUBCOMMANDS: list[Callable[[Any], None]] = [_add_broker_config, add_central_config, add_check]
 """Each adds one ``wuzi venue`` subcommand to the subparsers it is given."""
 
 
@@ -135,55 +140,6 @@ def _broker_config(args: argparse.Namespace) -> int:
     except _Fail as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 1
-
-
-def _port(value: int | None, what: str) -> int | None:
-    if value is not None and not 1 <= value <= 65535:
-        raise _Fail(f"{what} must be 1..65535, not {value}")
-    return value
-
-
-def _settings(args: argparse.Namespace, venue: Any, out: Path) -> Any:
-    from wuzi.venue.broker_config import BrokerSettings, TlsListener
-
-    port = _port(args.port, "--port")
-    tls_port = _port(args.tls_port, "--tls-port")
-    if (args.tls_cert is None) != (args.tls_key is None):
-        raise _Fail("give --tls-cert and --tls-key together")
-    if args.tls_ca is not None and args.tls_cert is None:
-        raise _Fail("--tls-ca needs --tls-cert and --tls-key")
-    tls = None
-    if venue.broker.tls:
-        if args.tls_cert is None:
-            raise _Fail(
-                f"the venue's broker url {venue.broker.url} is mqtts://: give --tls-cert and "
-                "--tls-key (or write the url as mqtt://)"
-            )
-        tls_port = tls_port or venue.broker.port
-    elif port is None:
-        port = venue.broker.port
-    if args.tls_cert is not None:
-        for option, name in (("--tls-cert", args.tls_cert), ("--tls-key", args.tls_key)):
-            if not Path(name).is_file():
-                raise _Fail(f"{option}: no file {name}")
-        if args.tls_ca is not None and not Path(args.tls_ca).is_file():
-            raise _Fail(f"--tls-ca: no file {args.tls_ca}")
-        tls = TlsListener(
-            port=tls_port or DEFAULT_TLS_PORT,
-            certfile=str(Path(args.tls_cert).resolve()),
-            keyfile=str(Path(args.tls_key).resolve()),
-            cafile=None if args.tls_ca is None else str(Path(args.tls_ca).resolve()),
-        )
-    if tls is not None and port == tls.port:
-        raise _Fail(f"the plain and the TLS listener cannot both use port {port}")
-    return BrokerSettings(
-        password_file=str(out / "passwd"),
-        acl_file=str(out / "acl"),
-        data_dir=str(Path(args.data_dir).resolve()),
-        port=port,
-        bind=args.bind,
-        tls=tls,
-    )
 
 
 def _place(venue: Any, user: Any, out: Path) -> tuple[str, str | None]:
@@ -329,42 +285,34 @@ def _exposed(path: str) -> str:
     return f" (warning: others may read it: chmod 600 {path})" if mode & 0o077 else ""
 
 
-def _old_hashes(path: Path) -> dict[str, str]:
-    from wuzi.venue.passwords import PasswdError, parse_passwd
+def _links(venue: Any) -> tuple[str | None, list[str]]:
+    """The hall line's bridge block (None without ``[[links]]``) and report lines; the
+    central broker's password file is made (mode 0600) when missing."""
+    from wuzi.venue.bridge import BridgeError
+    from wuzi.venue.links import links_conf
+    from wuzi.venue.passwords import PasswdError, ensure_secret
 
+    if not venue.links or venue.central is None:
+        return None, []
+    where = venue.central.password_file
     try:
-        return parse_passwd(read_text(path, PASSWD_FILE))
-    except FileError as exc:
-        if exc.missing:
-            return {}
-        print(f"{PROG}: note: the old {path} is not used ({exc.problem})", file=sys.stderr)
-        return {}
-    except PasswdError as exc:
-        print(f"{PROG}: note: the old {path} is not used ({exc})", file=sys.stderr)
-        return {}
-
-
-def _hand_over(paths: list[Path], data_dir: Path, broker_user: str) -> str | None:
-    """As root: the broker's files to its group, its data folder to it (it drops root)."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        account = pwd.getpwnam(broker_user)
-    except KeyError:
-        return f"note: no system user {broker_user!r}: make the files readable by the broker"
-    group = grp.getgrgid(account.pw_gid).gr_name
-    for path in paths:
-        os.chown(path, 0, account.pw_gid)
-    os.chown(data_dir, account.pw_uid, account.pw_gid)
-    return (
-        f"gave {', '.join(p.name for p in paths)} to group {group} and {data_dir} to {broker_user}"
-    )
+        password, created = ensure_secret(where)
+    except (PasswdError, OSError) as exc:
+        raise BridgeError(f"{venue.source}: central.password_file: {exc}") from None
+    report = []
+    if created:
+        report.append(
+            f"the hall line's bridge: created {where} (mode 0600): give it to the central "
+            "broker's operator (wuzi venue central-config reads it)"
+        )
+    return links_conf(venue, password), report
 
 
 def _write_broker_config(args: argparse.Namespace) -> int:
     from wuzi.config import ConfigError, load_venue
     from wuzi.venue.bridge import BridgeError, bridge_conf, read_bridge_password
     from wuzi.venue.broker_config import acl_text, mosquitto_conf
+    from wuzi.venue.links import LINKS_FILE
     from wuzi.venue.owner import find_owner
     from wuzi.venue.passwords import format_passwd, hash_for, write_private
 
@@ -377,10 +325,13 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         if venue.bridge is not None:
             password = read_bridge_password(venue.bridge)
             bridge = bridge_conf(venue.id, venue.bridge, password)
+        links, links_report = _links(venue)
         bridge_dir = out / "conf.d"
-        conf = mosquitto_conf(venue, settings, bridge_dir=str(bridge_dir) if bridge else None)
+        included = str(bridge_dir) if bridge or links else None
+        conf = mosquitto_conf(venue, settings, bridge_dir=included)
         owner, why = find_owner(args.service_user, os.geteuid())
         secrets, report = _secrets(venue, out, owner)
+        report += links_report
         if why is not None:
             report.append(why)
     except (ConfigError, BridgeError) as exc:
@@ -409,6 +360,14 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         elif (bridge_dir / "bridge.conf").exists():  # an earlier run's: no longer included
             (bridge_dir / "bridge.conf").unlink()
             stale = True
+        stale_links = False
+        if links is not None:
+            bridge_dir.mkdir(exist_ok=True)
+            write_private(bridge_dir / LINKS_FILE, links, 0o640)
+            private.append(bridge_dir / LINKS_FILE)
+        elif (bridge_dir / LINKS_FILE).exists():  # an earlier run's: no links now
+            (bridge_dir / LINKS_FILE).unlink()
+            stale_links = True
         handed = _hand_over(private, data_dir, args.broker_user)
     except OSError as exc:
         raise _Fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
@@ -425,6 +384,15 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         )
     if stale:
         print(f"removed {bridge_dir / 'bridge.conf'}: the venue file has no [bridge]")
+    if links is not None and venue.central is not None:
+        where = f"{venue.central.host}:{venue.central.port}"
+        shown = ", ".join(f"{link.id} (table {link.table})" for link in venue.links)
+        print(
+            f"wrote {bridge_dir / LINKS_FILE} (the hall line to the central broker {where}: "
+            f"line/<link>/# of {shown} only)"
+        )
+    if stale_links:
+        print(f"removed {bridge_dir / LINKS_FILE}: the venue file has no [[links]]")
     if handed:
         print(handed)
     if venue.broker.username is not None:
