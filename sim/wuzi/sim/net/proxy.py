@@ -8,8 +8,9 @@ real cut line looks like either to the ends:
 * ``CutMode.DROP``: every connection is reset and new ones are accepted and closed at
   once (a router that answers "no route": the ends notice at once);
 * ``CutMode.BLACKHOLE``: connections stay open but nothing is passed on; what is read is
-  held, in order, and passed on at ``restore()`` (a cable pulled: the ends notice only by
-  their keep-alive, and TCP delivers what it retransmitted if the line comes back first).
+  held, in order, and passed on one line delay after ``restore()`` (a cable pulled: the
+  ends notice only by their keep-alive, and TCP delivers what it retransmitted if the line
+  comes back first). New connections are accepted and held the same way.
 
 The controls are a thread-safe handle (``cut``, ``restore``, ``stop``, ``stats``) and,
 for another process, a control socket (one JSON line answered per command line: ``cut``,
@@ -116,6 +117,14 @@ class _Pipe:
             if wait_ns > 0:
                 await asyncio.sleep(wait_ns / 1e9)
             held = await self._proxy._pass_blackhole()
+            if held:  # a held chunk still crosses the line once it is back
+                wait_ns = (
+                    self._proxy._restored_ns
+                    + self._schedule.delay.draw_ns(self._schedule.rng)
+                    - time.monotonic_ns()
+                )
+                if wait_ns > 0:
+                    await asyncio.sleep(wait_ns / 1e9)
             if data is None:
                 return
             try:
@@ -163,6 +172,7 @@ class DelayProxy:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._restored: asyncio.Event | None = None
+        self._restored_ns = 0  # when the last cut ended
         self._servers: list[asyncio.Server] = []
         self.port = 0
         self.control_port: int | None = None
@@ -180,7 +190,7 @@ class DelayProxy:
             asyncio.set_event_loop(loop)
             try:
                 loop.run_until_complete(self._listen())
-            except BaseException as exc:  # noqa: BLE001 - handed to start()'s caller
+            except BaseException as exc:  # handed to start()'s caller
                 ready.put(exc)
                 loop.close()
                 return
@@ -273,6 +283,7 @@ class DelayProxy:
             self._cuts += 1
         self._mode = mode
         if mode is None:
+            self._restored_ns = time.monotonic_ns()
             self._restored.set()
         else:
             self._restored.clear()
@@ -446,18 +457,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"proxy: cannot listen: {exc}", file=sys.stderr)
         return 1
     commands: queue.SimpleQueue[str] = queue.SimpleQueue()  # safe to put from a handler
-    for signum, command in (
-        (signal.SIGTERM, "stop"),
-        (signal.SIGINT, "stop"),
-        (signal.SIGUSR1, "cut"),
-        (signal.SIGUSR2, "restore"),
-    ):
-        signal.signal(signum, lambda _s, _f, command=command: commands.put(command))
+    names = {
+        signal.SIGTERM: "stop",
+        signal.SIGINT: "stop",
+        signal.SIGUSR1: "cut",
+        signal.SIGUSR2: "restore",
+    }
+
+    def on_signal(signum: int, _frame: object) -> None:
+        commands.put(names[signal.Signals(signum)])
+
+    for signum in names:
+        signal.signal(signum, on_signal)
     print(f"listening {proxy.port} control {proxy.control_port}", flush=True)
-    while (command := commands.get()) != "stop":
+    command = ""
+    while command != "stop":
+        try:  # a short wait, so that the handlers run promptly
+            command = commands.get(timeout=0.1)
+        except queue.Empty:
+            continue
         if command == "cut":
             proxy.cut()
-        else:
+        elif command == "restore":
             proxy.restore()
     proxy.stop()
     return 0

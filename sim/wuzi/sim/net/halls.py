@@ -1,0 +1,317 @@
+"""Two halls on one machine: each hall's Mosquitto bridged to a central one through its
+own delaying, cuttable proxy (``wuzi.sim.net.proxy``), so that each **hall line** can be
+delayed or cut on its own.
+
+::
+
+    hall A's broker --bridge--> proxy A --> central broker <-- proxy B <--bridge-- hall B's broker
+
+The brokers are ``wuzi.sim.box.Broker`` (a free loopback port, the venue's queue limits;
+as root, ``user root`` so that Mosquitto can write its directory). Each hall's
+configuration gets one plain Mosquitto ``connection`` block, written by ``bridge_block``:
+``minimal_bridge_block`` here until ``wuzi venue broker-config`` writes the real ones for
+``[[links]]``; a caller hands the generator's text in through the same seam
+(``BridgedHalls(bridge_block=...)``), nothing else changes.
+
+Bridge settings of the minimal block, and why:
+
+* ``cleansession false`` (and so ``local_cleansession false``): the central broker keeps the
+  bridge's subscriptions and queues its QoS 1 messages while the line is cut, and the hall's
+  broker queues what its players sent meanwhile: nothing is lost, all of it crosses on return;
+* ``restart_timeout 1 1`` (a backoff from 1 s capped at 1 s: a retry every second): a
+  restored line carries messages again within about a second plus one round trip.
+  Mosquitto's default (a backoff from 5 s up to 30 s) would hold a linked game's
+  resumption that long, and so, measured with Mosquitto 2.0.11, does the single-value form
+  ``restart_timeout 1`` (about 5 s after a reset); a retry a second against one central
+  broker costs nothing;
+* ``keepalive_interval 5`` (Mosquitto's lowest): a blackholed line (no reset, nothing
+  through) is noticed after about 7.5 s rather than 90 s;
+* ``notifications true``: the bridge's state (``1`` up, ``0`` down, by its will) is
+  retained on ``$SYS/broker/connection/<bridge id>/state`` on both brokers, which is how
+  ``BridgedHalls`` waits for a line to be up;
+* ``try_private true``: the central broker does not echo a hall's messages back to it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from wuzi.sim.box import Broker
+from wuzi.sim.net.delay import OneWayDelay
+from wuzi.sim.net.proxy import DelayProxy
+
+__all__ = [
+    "DEFAULT_TOPICS",
+    "HALL_LINE",
+    "BridgedHalls",
+    "Hall",
+    "HallLine",
+    "Tap",
+    "bridge_state_topic",
+    "minimal_bridge_block",
+]
+
+DEFAULT_TOPICS = ("link/#",)
+"""What crosses in the minimal block: a placeholder subtree until the generator names the
+linked tables' topics."""
+HALL_LINE = OneWayDelay(37.5, 7.5)
+"""Each hall line's delay by default, both ways: a 150 ms round trip from hall to hall (A →
+central → B crosses two lines, and back), each chunk ± 7.5 ms on each line."""
+RESTART_TIMEOUT = "1 1"
+"""Base and cap of the bridge's reconnection backoff, in seconds (module docstring)."""
+KEEPALIVE_INTERVAL_S = 5
+_START_TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class HallLine:
+    """What a bridge block needs: the hall, where its line to the central broker starts
+    (its proxy), and the topic patterns that cross (both ways, QoS 1)."""
+
+    hall: str
+    address: tuple[str, int]
+    topics: tuple[str, ...]
+
+    @property
+    def bridge_id(self) -> str:
+        """The bridge's client id on the central broker (and its connection name)."""
+        return f"bridge-hall-{self.hall}"
+
+
+BridgeBlock = Callable[[HallLine], str]
+
+
+def bridge_state_topic(bridge_id: str) -> str:
+    """Where Mosquitto retains a bridge's state (``notifications true``): b"1" up, b"0" down."""
+    return f"$SYS/broker/connection/{bridge_id}/state"
+
+
+def minimal_bridge_block(line: HallLine) -> str:
+    """A plain Mosquitto ``connection`` block for ``line`` (the settings: module docstring)."""
+    host, port = line.address
+    lines = [
+        f"connection {line.bridge_id}",
+        f"address {host}:{port}",
+        f"remote_clientid {line.bridge_id}",
+        f"local_clientid {line.bridge_id}-local",
+        "bridge_protocol_version mqttv311",
+        "cleansession false",
+        f"restart_timeout {RESTART_TIMEOUT}",
+        f"keepalive_interval {KEEPALIVE_INTERVAL_S}",
+        "notifications true",
+        "try_private true",
+        *(f"topic {pattern} both 1" for pattern in line.topics),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Hall:
+    """One hall: its broker (``url`` for its hosts) and the proxy of its line."""
+
+    name: str
+    broker: Broker
+    proxy: DelayProxy
+    line: HallLine
+
+    @property
+    def url(self) -> str:
+        return self.broker.url
+
+
+class BridgedHalls:
+    """A central broker and one broker per hall, each bridged to it through its own proxy.
+
+    ``line``: each hall line's delay, both ways (``OneWayDelay(37.5, 7.5)``: a 150 ms
+    round trip from hall to hall, as A → central → B → central → A crosses two lines
+    twice); ``lines`` overrides it for a hall. Use as a context manager, or ``start()``
+    and ``stop()``; ``RuntimeError`` (with the broker's log) if a broker cannot start or a
+    bridge does not come up."""
+
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        halls: Sequence[str] = ("a", "b"),
+        line: OneWayDelay = HALL_LINE,
+        lines: dict[str, OneWayDelay] | None = None,
+        topics: Sequence[str] = DEFAULT_TOPICS,
+        bridge_block: BridgeBlock = minimal_bridge_block,
+        seed: int = 0,
+        log_types: tuple[str, ...] = ("error", "warning", "notice"),
+    ) -> None:
+        if len(set(halls)) != len(halls) or not halls:
+            raise ValueError(f"hall names must be distinct and at least one, got {halls!r}")
+        unknown = set(lines or {}) - set(halls)
+        if unknown:
+            raise ValueError(f"line delays given for unknown halls {sorted(unknown)}")
+        self.directory = directory
+        self._names = tuple(halls)
+        self._delays = {name: (lines or {}).get(name, line) for name in halls}
+        self._topics = tuple(topics)
+        self._bridge_block = bridge_block
+        self._seed = seed
+        self._log_types = log_types
+        self.central: Broker | None = None
+        self.halls: dict[str, Hall] = {}
+        self._watch: Tap | None = None  # the bridges' states, on the central broker
+
+    def start(self) -> BridgedHalls:
+        try:
+            central_dir = self.directory / "central"
+            central_dir.mkdir(parents=True, exist_ok=True)
+            self.central = Broker(central_dir, log_types=self._log_types)
+            self.central.start()
+            self._watch = Tap(self.central.url, [bridge_state_topic("+")])
+            for index, name in enumerate(self._names):
+                self.halls[name] = self._start_hall(name, index)
+            for name in self._names:
+                self.wait_line_up(name, _START_TIMEOUT_S)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start_hall(self, name: str, index: int) -> Hall:
+        assert self.central is not None
+        proxy = DelayProxy(
+            ("127.0.0.1", self.central.port),
+            up=self._delays[name],
+            seed=self._seed + index,
+            name=f"line-{name}",
+        ).start()
+        hall_dir = self.directory / f"hall-{name}"
+        hall_dir.mkdir(parents=True, exist_ok=True)
+        broker = Broker(hall_dir, log_types=self._log_types)
+        line = HallLine(name, ("127.0.0.1", proxy.port), self._topics)
+        with broker.config_path.open("a") as config:
+            config.write("\n" + self._bridge_block(line))
+        hall = Hall(name, broker, proxy, line)
+        try:
+            broker.start()
+        except BaseException:
+            proxy.stop()
+            raise
+        return hall
+
+    def hall(self, name: str) -> Hall:
+        try:
+            return self.halls[name]
+        except KeyError:
+            raise KeyError(f"no hall {name!r}; the halls are {list(self.halls)}") from None
+
+    @property
+    def central_url(self) -> str:
+        if self.central is None:
+            raise RuntimeError("the halls are not started")
+        return self.central.url
+
+    def line_up(self, name: str) -> bool:
+        """Whether the central broker says hall ``name``'s bridge is connected now."""
+        if self._watch is None:
+            raise RuntimeError("the halls are not started")
+        states = self._watch.payloads(bridge_state_topic(self.hall(name).line.bridge_id))
+        return bool(states) and states[-1] == b"1"
+
+    def wait_line_up(self, name: str, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not self.line_up(name):
+            if time.monotonic() > deadline:
+                hall = self.hall(name)
+                raise RuntimeError(
+                    f"hall {name}'s bridge did not come up within {timeout_s} s "
+                    f"(proxy: {hall.proxy.status()}):\n{hall.broker.log_text()}"
+                )
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        """Stop every broker and proxy (halls first, so that no bridge retries meanwhile)."""
+        for hall in self.halls.values():
+            hall.broker.stop()
+            hall.proxy.stop()
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
+        if self.central is not None:
+            self.central.stop()
+
+    def __enter__(self) -> BridgedHalls:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _client(url: str, name: str) -> mqtt.Client:
+    host, port = url.removeprefix("mqtt://").rsplit(":", 1)
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"~{name}-{uuid.uuid4().hex[:12]}")
+    client.connect(host, int(port), keepalive=10)
+    return client
+
+
+@dataclass
+class Tap:
+    """A plain MQTT client on one broker: publishes, and notes what it hears with the
+    ``time.monotonic_ns()`` of its receipt (comparable with a publish in this process)."""
+
+    url: str
+    subscriptions: Sequence[str] = ()
+    received: list[tuple[str, bytes, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subscribed = threading.Event()
+        self._client = _client(self.url, "tap")
+        self._client.on_message = self._on_message
+        self._client.on_subscribe = lambda *_: self._subscribed.set()
+        if self.subscriptions:
+            self._client.subscribe([(topic, 1) for topic in self.subscriptions])
+        else:
+            self._subscribed.set()
+        self._client.loop_start()
+        if not self._subscribed.wait(_START_TIMEOUT_S):
+            self.close()
+            raise RuntimeError(f"no SUBACK from {self.url} for {list(self.subscriptions)}")
+
+    def _on_message(self, _c: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
+        now_ns = time.monotonic_ns()
+        with self._lock:
+            self.received.append((message.topic, bytes(message.payload), now_ns))
+
+    def publish(self, topic: str, payload: bytes, qos: int = 1) -> int:
+        """Publish and wait for the broker to take it (PUBACK at QoS 1); the send instant."""
+        sent_ns = time.monotonic_ns()
+        info = self._client.publish(topic, payload, qos=qos)
+        info.wait_for_publish(_START_TIMEOUT_S)
+        if not info.is_published():
+            raise RuntimeError(f"{self.url} did not take the message on {topic}")
+        return sent_ns
+
+    def payloads(self, topic: str) -> list[bytes]:
+        with self._lock:
+            return [payload for got, payload, _ in self.received if got == topic]
+
+    def arrival_ns(self, topic: str, payload: bytes) -> int | None:
+        with self._lock:
+            return next(
+                (at for got, data, at in self.received if got == topic and data == payload),
+                None,
+            )
+
+    def close(self) -> None:
+        self._client.loop_stop()
+        self._client.disconnect()
