@@ -116,13 +116,11 @@ class _Pipe:
             wait_ns = release_ns - time.monotonic_ns()
             if wait_ns > 0:
                 await asyncio.sleep(wait_ns / 1e9)
-            held = await self._proxy._pass_blackhole()
+            held = await self._proxy._held(release_ns)
             if held:  # a held chunk still crosses the line once it is back
-                wait_ns = (
-                    self._proxy._restored_ns
-                    + self._schedule.delay.draw_ns(self._schedule.rng)
-                    - time.monotonic_ns()
-                )
+                restored_ns = self._proxy._restored_ns
+                wait_ns = restored_ns + self._schedule.delay.draw_ns(self._schedule.rng)
+                wait_ns -= time.monotonic_ns()
                 if wait_ns > 0:
                     await asyncio.sleep(wait_ns / 1e9)
             if data is None:
@@ -172,7 +170,8 @@ class DelayProxy:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._restored: asyncio.Event | None = None
-        self._restored_ns = 0  # when the last cut ended
+        self._blackhole_from_ns = 0  # when the last blackhole began
+        self._restored_ns = 0  # and when it ended
         self._servers: list[asyncio.Server] = []
         self.port = 0
         self.control_port: int | None = None
@@ -281,23 +280,28 @@ class DelayProxy:
         assert self._restored is not None
         if mode is not None and self._mode is None:
             self._cuts += 1
+        now_ns = time.monotonic_ns()
+        if mode is CutMode.BLACKHOLE and self._mode is not CutMode.BLACKHOLE:
+            self._blackhole_from_ns = now_ns
+        elif mode is not CutMode.BLACKHOLE and self._mode is CutMode.BLACKHOLE:
+            self._restored_ns = now_ns
         self._mode = mode
-        if mode is None:
-            self._restored_ns = time.monotonic_ns()
-            self._restored.set()
-        else:
+        if mode is CutMode.BLACKHOLE:
             self._restored.clear()
+        else:
+            self._restored.set()
         if mode is CutMode.DROP:
             for transport in list(self._transports):
                 transport.abort()
 
-    async def _pass_blackhole(self) -> bool:
-        """Wait while the line is blackholed; True if the chunk had to wait."""
+    async def _held(self, release_ns: int) -> bool:
+        """Wait while the line is blackholed. True if the chunk was held: it waited, or it
+        was due during the last blackhole (which ended since)."""
         assert self._restored is not None
-        if self._mode is not CutMode.BLACKHOLE:
-            return False
-        await self._restored.wait()
-        return True
+        if self._mode is CutMode.BLACKHOLE:
+            await self._restored.wait()
+            return True
+        return self._blackhole_from_ns <= release_ns < self._restored_ns
 
     def _status(self) -> ProxyStatus:
         return ProxyStatus(
@@ -337,8 +341,11 @@ class DelayProxy:
             current.add_done_callback(self._tasks.discard)
         # a cancelled handler would be logged as an error by asyncio.streams (3.11): stop()
         # cancels it, which is no error
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._serve(reader, writer)
+        try:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._serve(reader, writer)
+        finally:
+            writer.transport.abort()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._mode is CutMode.DROP:
