@@ -313,5 +313,5 @@ class Tap:
             )
 
     def close(self) -> None:
+        self._client.disconnect()  # first: the network thread then ends at once
         self._client.loop_stop()
-        self._client.disconnect()
