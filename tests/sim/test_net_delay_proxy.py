@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from support.echo import echo_server
 
+from support.echo import echo_server
 from wuzi.sim.net.delay import OneWayDelay
 from wuzi.sim.net.proxy import CutMode, DelayProxy, control
 
@@ -212,9 +212,10 @@ def test_as_a_process_it_obeys_signals_and_stops_within_a_second(echo: tuple[str
             process.wait()
 
 
-def test_as_a_process_a_bad_delay_is_named(echo: tuple[str, int]) -> None:
+def test_as_a_process_a_bad_delay_is_named() -> None:
+    command = ["-m", "wuzi.sim.net.proxy", "--target", "127.0.0.1:1", "--jitter-ms", "99"]
     result = subprocess.run(
-        [sys.executable, "-m", "wuzi.sim.net.proxy", "--target", "127.0.0.1:1", "--jitter-ms", "99"],
+        [sys.executable, *command],
         capture_output=True,
         text=True,
         timeout=10,

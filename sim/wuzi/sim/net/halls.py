@@ -26,10 +26,13 @@ Bridge settings of the minimal block, and why:
   broker costs nothing;
 * ``keepalive_interval 5`` (Mosquitto's lowest): a blackholed line (no reset, nothing
   through) is noticed after about 7.5 s rather than 90 s;
-* ``notifications true``: the bridge's state (``1`` up, ``0`` down, by its will) is
-  retained on ``$SYS/broker/connection/<bridge id>/state`` on both brokers, which is how
-  ``BridgedHalls`` waits for a line to be up;
 * ``try_private true``: the central broker does not echo a hall's messages back to it.
+
+Whatever the block, the harness appends three lines to it (``STATE_LINES``) so that the
+hall's broker retains its bridge's state on a topic of its own, ``line_state_topic``
+(``notifications_local_only``: nothing more reaches the central broker, whose ACL may not
+allow it): that is how ``BridgedHalls.line_up`` tells whether a hall's line is up, even
+with a generated block that says ``notifications false``.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ __all__ = [
     "Hall",
     "HallLine",
     "Tap",
-    "bridge_state_topic",
+    "line_state_topic",
     "minimal_bridge_block",
 ]
 
@@ -90,9 +93,19 @@ class HallLine:
 BridgeBlock = Callable[[HallLine], str]
 
 
-def bridge_state_topic(bridge_id: str) -> str:
-    """Where Mosquitto retains a bridge's state (``notifications true``): b"1" up, b"0" down."""
-    return f"$SYS/broker/connection/{bridge_id}/state"
+def line_state_topic(hall: str) -> str:
+    """Where hall ``hall``'s broker retains its bridge's state: b"1" up, b"0" down."""
+    return f"wuzi-sim/line/{hall}/state"
+
+
+def state_lines(line: HallLine) -> str:
+    """Appended after any bridge block: its state, retained on the hall's broker only."""
+    return (
+        "# wuzi.sim.net.halls: the bridge's state for BridgedHalls.line_up\n"
+        "notifications true\n"
+        "notifications_local_only true\n"
+        f"notification_topic {line_state_topic(line.hall)}\n"
+    )
 
 
 def minimal_bridge_block(line: HallLine) -> str:
@@ -107,7 +120,6 @@ def minimal_bridge_block(line: HallLine) -> str:
         "cleansession false",
         f"restart_timeout {RESTART_TIMEOUT}",
         f"keepalive_interval {KEEPALIVE_INTERVAL_S}",
-        "notifications true",
         "try_private true",
         *(f"topic {pattern} both 1" for pattern in line.topics),
     ]
@@ -122,6 +134,7 @@ class Hall:
     broker: Broker
     proxy: DelayProxy
     line: HallLine
+    watch: Tap | None = None  # hears the bridge's state on the hall's broker
 
     @property
     def url(self) -> str:
@@ -163,7 +176,6 @@ class BridgedHalls:
         self._log_types = log_types
         self.central: Broker | None = None
         self.halls: dict[str, Hall] = {}
-        self._watch: Tap | None = None  # the bridges' states, on the central broker
 
     def start(self) -> BridgedHalls:
         try:
@@ -171,7 +183,6 @@ class BridgedHalls:
             central_dir.mkdir(parents=True, exist_ok=True)
             self.central = Broker(central_dir, log_types=self._log_types)
             self.central.start()
-            self._watch = Tap(self.central.url, [bridge_state_topic("+")])
             for index, name in enumerate(self._names):
                 self.halls[name] = self._start_hall(name, index)
             for name in self._names:
@@ -194,11 +205,13 @@ class BridgedHalls:
         broker = Broker(hall_dir, log_types=self._log_types)
         line = HallLine(name, ("127.0.0.1", proxy.port), self._topics)
         with broker.config_path.open("a") as config:
-            config.write("\n" + self._bridge_block(line))
+            config.write("\n" + self._bridge_block(line) + state_lines(line))
         hall = Hall(name, broker, proxy, line)
         try:
             broker.start()
+            hall.watch = Tap(broker.url, [line_state_topic(name)])
         except BaseException:
+            broker.stop()
             proxy.stop()
             raise
         return hall
@@ -217,9 +230,11 @@ class BridgedHalls:
 
     def line_up(self, name: str) -> bool:
         """Whether the central broker says hall ``name``'s bridge is connected now."""
-        if self._watch is None:
-            raise RuntimeError("the halls are not started")
-        states = self._watch.payloads(bridge_state_topic(self.hall(name).line.bridge_id))
+        """Whether hall ``name``'s bridge says it is connected now (``line_state_topic``)."""
+        hall = self.hall(name)
+        if hall.watch is None:
+            raise RuntimeError(f"hall {name} is not started")
+        states = hall.watch.payloads(line_state_topic(name))
         return bool(states) and states[-1] == b"1"
 
     def wait_line_up(self, name: str, timeout_s: float) -> None:
@@ -236,11 +251,11 @@ class BridgedHalls:
     def stop(self) -> None:
         """Stop every broker and proxy (halls first, so that no bridge retries meanwhile)."""
         for hall in self.halls.values():
+            if hall.watch is not None:
+                hall.watch.close()
+                hall.watch = None
             hall.broker.stop()
             hall.proxy.stop()
-        if self._watch is not None:
-            self._watch.close()
-            self._watch = None
         if self.central is not None:
             self.central.stop()
 
