@@ -59,8 +59,10 @@ __all__ = [
     "Hall",
     "HallLine",
     "Tap",
+    "inbound_patterns",
     "line_state_topic",
     "minimal_bridge_block",
+    "probe_topic",
 ]
 
 DEFAULT_TOPICS = ("link/#",)
@@ -108,6 +110,23 @@ def state_lines(line: HallLine) -> str:
     )
 
 
+def inbound_patterns(block: str) -> tuple[str, ...]:
+    """The patterns of a bridge block's ``topic`` lines that come in (``in`` or ``both``;
+    Mosquitto's default direction is ``out``)."""
+    found = []
+    for text in block.splitlines():
+        words = text.split()
+        if len(words) >= 3 and words[0] == "topic" and words[2] in ("in", "both"):
+            found.append(words[1])
+    return tuple(found)
+
+
+def probe_topic(pattern: str) -> str:
+    """A topic that ``pattern`` matches: each wildcard level named ``wuzi-sim-probe``."""
+    levels = pattern.split("/")
+    return "/".join("wuzi-sim-probe" if level in ("#", "+") else level for level in levels)
+
+
 def minimal_bridge_block(line: HallLine) -> str:
     """A plain Mosquitto ``connection`` block for ``line`` (the settings: module docstring)."""
     host, port = line.address
@@ -134,6 +153,7 @@ class Hall:
     broker: Broker
     proxy: DelayProxy
     line: HallLine
+    inbound: tuple[str, ...] = ()  # the block's patterns that come in from the centre
     watch: Tap | None = None  # hears the bridge's state on the hall's broker
 
     @property
@@ -187,6 +207,7 @@ class BridgedHalls:
                 self.halls[name] = self._start_hall(name, index)
             for name in self._names:
                 self.wait_line_up(name, _START_TIMEOUT_S)
+                self._probe(self.hall(name), _START_TIMEOUT_S)
         except BaseException:
             self.stop()
             raise
@@ -204,9 +225,10 @@ class BridgedHalls:
         hall_dir.mkdir(parents=True, exist_ok=True)
         broker = Broker(hall_dir, log_types=self._log_types)
         line = HallLine(name, ("127.0.0.1", proxy.port), self._topics)
+        block = self._bridge_block(line)
         with broker.config_path.open("a") as config:
-            config.write("\n" + self._bridge_block(line) + state_lines(line))
-        hall = Hall(name, broker, proxy, line)
+            config.write("\n" + block + state_lines(line))
+        hall = Hall(name, broker, proxy, line, inbound=inbound_patterns(block))
         try:
             broker.start()
             hall.watch = Tap(broker.url, [line_state_topic(name)])
@@ -215,6 +237,36 @@ class BridgedHalls:
             proxy.stop()
             raise
         return hall
+
+    def _probe(self, hall: Hall, timeout_s: float) -> None:
+        """Wait until the central broker passes each inbound pattern's messages to ``hall``.
+
+        The bridge says it is up at its CONNACK, but its first SUBSCRIBE to the central
+        broker crosses the line after it: a message sent to the hall meanwhile would find
+        no subscriber there and be lost. So a probe (``probe_topic``: not retained, so no
+        later subscriber sees it) goes from the centre to the hall, once every 50 ms,
+        until one arrives. Later reconnections keep the subscriptions (``cleansession
+        false``): only the start needs this."""
+        if not hall.inbound:
+            return
+        probes = [probe_topic(pattern) for pattern in hall.inbound]
+        hearing = Tap(hall.url, probes)
+        sending = Tap(self.central_url)
+        try:
+            deadline = time.monotonic() + timeout_s
+            for topic in probes:
+                while not hearing.payloads(topic):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(
+                            f"hall {hall.name}'s bridge is up but passes nothing from the "
+                            f"central broker on {topic} within {timeout_s} s:\n"
+                            f"{hall.broker.log_text()}"
+                        )
+                    sending.publish(topic, b"probe", qos=0)
+                    time.sleep(0.05)
+        finally:
+            hearing.close()
+            sending.close()
 
     def hall(self, name: str) -> Hall:
         try:
@@ -229,7 +281,6 @@ class BridgedHalls:
         return self.central.url
 
     def line_up(self, name: str) -> bool:
-        """Whether the central broker says hall ``name``'s bridge is connected now."""
         """Whether hall ``name``'s bridge says it is connected now (``line_state_topic``)."""
         hall = self.hall(name)
         if hall.watch is None:
