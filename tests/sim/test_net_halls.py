@@ -15,7 +15,9 @@ from wuzi.sim.net.halls import (
     BridgedHalls,
     HallLine,
     Tap,
+    inbound_patterns,
     minimal_bridge_block,
+    probe_topic,
 )
 from wuzi.sim.net.proxy import CutMode
 
@@ -129,3 +131,26 @@ def test_halls_that_cannot_be_are_named(tmp_path: Path) -> None:
         BridgedHalls(tmp_path, lines={"c": OneWayDelay(1)})
     with pytest.raises(KeyError, match="no hall 'z'"):
         BridgedHalls(tmp_path).hall("z")
+
+
+def test_the_probes_follow_the_inbound_topics_of_any_block() -> None:
+    block = "\n".join(
+        [
+            "connection central",
+            "topic wuzi/v1/hall-a/line/board-1/# out 1",
+            "topic wuzi/v1/hall-b/line/board-1/# in 1",
+            "topic link/+/x both 1",
+            "topic only/out",
+        ]
+    )
+    assert inbound_patterns(block) == ("wuzi/v1/hall-b/line/board-1/#", "link/+/x")
+    assert probe_topic("link/+/x") == "link/wuzi-sim-probe/x"
+    assert probe_topic("wuzi/v1/hall-b/#") == "wuzi/v1/hall-b/wuzi-sim-probe"
+
+
+def test_a_bridge_that_never_comes_up_is_named(tmp_path: Path) -> None:
+    def nowhere(line: HallLine) -> str:  # a block with the wrong address: no central there
+        return minimal_bridge_block(HallLine(line.hall, ("127.0.0.1", 9), line.topics))
+
+    with pytest.raises(RuntimeError, match=r"hall east's bridge did not come up within 1\.0 s"):
+        BridgedHalls(tmp_path, halls=("east",), bridge_block=nowhere, start_timeout_s=1.0).start()

@@ -181,6 +181,7 @@ class BridgedHalls:
         bridge_block: BridgeBlock = minimal_bridge_block,
         seed: int = 0,
         log_types: tuple[str, ...] = ("error", "warning", "notice"),
+        start_timeout_s: float = 10.0,
     ) -> None:
         if len(set(halls)) != len(halls) or not halls:
             raise ValueError(f"hall names must be distinct and at least one, got {halls!r}")
@@ -194,6 +195,7 @@ class BridgedHalls:
         self._bridge_block = bridge_block
         self._seed = seed
         self._log_types = log_types
+        self._start_timeout_s = start_timeout_s
         self.central: Broker | None = None
         self.halls: dict[str, Hall] = {}
 
@@ -206,8 +208,8 @@ class BridgedHalls:
             for index, name in enumerate(self._names):
                 self.halls[name] = self._start_hall(name, index)
             for name in self._names:
-                self.wait_line_up(name, _START_TIMEOUT_S)
-                self._probe(self.hall(name), _START_TIMEOUT_S)
+                self.wait_line_up(name, self._start_timeout_s)
+                self._probe(self.hall(name), self._start_timeout_s)
         except BaseException:
             self.stop()
             raise
