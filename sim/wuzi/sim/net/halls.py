@@ -10,8 +10,10 @@ The brokers are ``wuzi.sim.box.Broker`` (a free loopback port, the venue's queue
 as root, ``user root`` so that Mosquitto can write its directory). Each hall's
 configuration gets one plain Mosquitto ``connection`` block, written by ``bridge_block``:
 ``minimal_bridge_block`` here until ``wuzi venue broker-config`` writes the real ones for
-``[[links]]``; a caller hands the generator's text in through the same seam
-(``BridgedHalls(bridge_block=...)``), nothing else changes.
+``[[links]]`` (its links block, pointed at the hall's proxy instead of the central
+broker); a caller hands that text in through the same seam
+(``BridgedHalls(bridge_block=...)``), nothing else changes. At start the harness waits
+until each bridge is up and passes messages in from the centre (``_probe``).
 
 Bridge settings of the minimal block, and why:
 
@@ -24,11 +26,11 @@ Bridge settings of the minimal block, and why:
   resumption that long, and so, measured with Mosquitto 2.0.11, does the single-value form
   ``restart_timeout 1`` (about 5 s after a reset); a retry a second against one central
   broker costs nothing;
-* ``keepalive_interval 5`` (Mosquitto's lowest): a blackholed line (no reset, nothing
+* ``keepalive_interval 5``: a blackholed line (no reset, nothing
   through) is noticed after about 7.5 s rather than 90 s;
 * ``try_private true``: the central broker does not echo a hall's messages back to it.
 
-Whatever the block, the harness appends three lines to it (``STATE_LINES``) so that the
+Whatever the block, the harness appends three lines to it (``state_lines``) so that the
 hall's broker retains its bridge's state on a topic of its own, ``line_state_topic``
 (``notifications_local_only``: nothing more reaches the central broker, whose ACL may not
 allow it): that is how ``BridgedHalls.line_up`` tells whether a hall's line is up, even
