@@ -67,6 +67,7 @@ _NEEDS_BY_SOURCE: tuple[tuple[str, str], ...] = (
     ("wuzi.sim.final", "broker"),
     ("wuzi.sim.final", "pty"),
     ("wuzi.sim.box", "broker"),
+    ("wuzi.sim.net.halls", "broker"),
     ("wuzi.sim.devices", "pty"),
     ("wuzi.sim.bots.table_driver", "pty"),
     ("wuzi.io.serial_link", "pty"),
