@@ -100,6 +100,7 @@ def _timing(revision: str) -> dict[str, Any]:
         "heartbeat_ms": spec.heartbeat_ms,
         "snapshot_ms": spec.snapshot_ms,
         "log_size": spec.log_size,
+        "point_leds": spec.point_leds,  # sensor-rev-b: an LED under every point
     }
 
 
