@@ -361,6 +361,11 @@ class Decoder:
 
 
 def ticks_diff(new: int, old: int) -> int:
-    """Signed difference of two wrapped tick values, like MicroPython's ``time.ticks_diff``."""
+    """Signed difference of two wrapped tick values, like MicroPython's ``time.ticks_diff``.
+
+    Never allocates on the MCU: 2**30 itself is no small int there (their range ends at
+    2**30 - 1), so a negative difference is made by subtracting ``TICKS_MASK`` and then 1;
+    subtracting ``TICKS_PERIOD`` allocated a long int for every tick still in the future
+    (a blink's next edge, a STEADY question not yet due)."""
     d = (new - old) & TICKS_MASK
-    return d - TICKS_PERIOD if d >= (TICKS_PERIOD >> 1) else d
+    return d - TICKS_MASK - 1 if d >= (TICKS_PERIOD >> 1) else d
