@@ -355,7 +355,9 @@ def register(subparsers: Any) -> None:
     )
     _device_options(p, "SIM-0001")
     p.add_argument(
-        "--revision", default="sensor-rev-a", help="board revision whose timing to use (boards/)"
+        "--revision",
+        default="sensor-rev-a",
+        help="board revision whose timing (and point LEDs: sensor-rev-b) to play (boards/)",
     )
     p.add_argument("--trace", default=None, metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=_board_command)
