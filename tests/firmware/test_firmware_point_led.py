@@ -8,6 +8,8 @@ says so in its INFO and refuses LIGHT and DARK."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from support.micropython import both_interpreters, decode_frames
 from wuzi.link import wire
@@ -207,3 +209,24 @@ def test_a_board_without_leds_says_so_and_refuses(steps: dict[str, str]) -> None
         (wire.T_ERROR, bytes((wire.E_NOT_FITTED, wire.T_LIGHT))),
         (wire.T_ERROR, bytes((wire.E_NOT_FITTED, wire.T_DARK))),
     ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    msg_type=st.sampled_from([wire.T_LIGHT, wire.T_DARK]),
+    body=st.binary(min_size=0, max_size=8),
+)
+def test_any_light_or_dark_is_answered_or_refused_never_raises(msg_type: int, body: bytes) -> None:
+    """The firmware's logic (CPython, as the simulator runs it) fed any LIGHT or DARK body:
+    one LAMP or one ERROR, and the lit point is a point of the board or none."""
+    from support.boards import Bench
+
+    bench = Bench(point_leds=True)
+    bench.step(100)
+    bench.mcu_out.take()
+    bench.mcu.receive(wire.encode(msg_type, 1, body), 100)
+    frames = [(t, b) for t, b in decode_frames(bench.mcu_out.take())]
+    assert [t for t, _ in frames] in ([wire.T_LAMP], [wire.T_ERROR])
+    leds = bench.mcu.leds
+    assert -1 <= leds.point < wire.POINTS  # type: ignore[attr-defined]
+    bench.step(1000)  # blinking and writing on: nothing raises
