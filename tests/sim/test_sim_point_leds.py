@@ -91,13 +91,18 @@ def test_the_virtual_board_answers_light_and_puts_it_out_when_the_stone_is_set(
 def test_a_steady_light_shows_on_the_chain_until_dark(rigs: list[Rig]) -> None:
     rig = make(rigs, **_timing("sensor-rev-b"))
     rig.run(400)
-    link = rig.driver.link
-    link.light_point(H8, Colour.WHITE, rig.now, blink=False)
+    driver = rig.driver
+    assert driver.can_light is True
+    driver.light_point(H8, Colour.WHITE, rig.now, blink=False)  # written to the pty at once
+    rig.board.on_readable(rig.now)  # the board reads it in the same millisecond
+    assert rig.board.lit_point() == (H8, int(Colour.WHITE), False)
     rig.run(700)  # longer than a blink: a steady light does not go off
     assert rig.board.shown() == [(H8, 90, 90, 90)]
-    ticket = link.dark_point(rig.now)
+    lamp = driver.lamp
+    assert lamp is not None and lamp.lit and not lamp.blink
+    ticket = driver.dark_point(rig.now)
     rig.run(30)
-    assert link.lamp_acknowledged(ticket) and rig.board.shown() == []
+    assert driver.board.lamp_acknowledged(ticket) and rig.board.shown() == []
 
 
 def test_a_rev_a_board_says_it_cannot_light_and_nothing_breaks(rigs: list[Rig]) -> None:
