@@ -59,6 +59,8 @@ def test_rev_b_has_point_leds_and_rev_a_has_none() -> None:
             r"'point_led\.colours\.black' must be \[r, g, b\] of 0\.\.255",
         ),
         (lambda d: d.update(point_leds="yes"), "'point_leds' must be bool"),
+        (lambda d: d["point_led"].update(order="RGB"), "'point_led.order' must be 'GRB'"),
+        (lambda d: d["point_led"].update(count=224), "'point_led.count' must be 225"),
         (lambda d: d.update(kind="clock"), "'point_leds' is for a sensor board, not a clock"),
     ],
 )

@@ -101,6 +101,13 @@ def _check_point_leds(data: dict[str, Any], kind: str, where: str) -> None:
         raise BoardSpecError(f"{where}: 'point_leds' is for a sensor board, not a {kind}")
     for pin in ("pins.led_data", "pins.led_power"):
         _get(data, pin, int, where)
+    # what the firmware assumes (firmware/point_led.py): one LED a point, G-R-B bytes
+    for key, fixed in (("count", 225), ("order", "GRB")):
+        value = _get(data, f"point_led.{key}", type(fixed), where)
+        if value != fixed:
+            raise BoardSpecError(
+                f"{where}: 'point_led.{key}' must be {fixed!r} (the firmware's), not {value!r}"
+            )
     blink_ms = _get(data, "point_led.blink_ms", int, where)
     if blink_ms < 50:
         raise BoardSpecError(f"{where}: 'point_led.blink_ms' must be at least 50, not {blink_ms}")
