@@ -102,7 +102,7 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/wuzi-bundle build/wuzi-bundle.tar.gz
 
 ## flash: copy the firmware and a board description to an RP2040 with mpremote
-##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|clock-rev-a]; the same as
+##        make flash PORT=/dev/ttyACM0 [BOARD=sensor-rev-a|sensor-rev-b|clock-rev-a]; the same as
 ##        `wuzi board flash PORT --board REV`, which also works from the unpacked bundle
 BOARD ?= sensor-rev-a
 .PHONY: flash

@@ -37,6 +37,8 @@ class SensorBoard(endpoint.Endpoint):
     ``matrix`` has ``read_row(row, out4)`` (row 0..14; ``out4`` gets black bits of columns
     0..7, 8..14, then white bits likewise) and ``read_idle(out4)`` (no row powered: any bit
     set is a stuck line). ``port`` has ``write(buf)`` (``endpoint.Endpoint`` writes the frames).
+    ``leds``: the point LEDs (``point_led.PointLeds``, sensor-rev-b), None on a board without
+    them: its INFO says so (no ``CAP_POINT_LEDS``) and it refuses LIGHT and DARK.
     """
 
     def __init__(
@@ -51,6 +53,7 @@ class SensorBoard(endpoint.Endpoint):
         heartbeat_ms: int = 200,
         snapshot_ms: int = 2000,
         log_size: int = 512,
+        leds: object = None,
     ) -> None:
         if debounce_scans < 1 or debounce_scans > 250:
             raise ValueError("debounce_scans must be 1..250")
@@ -86,11 +89,15 @@ class SensorBoard(endpoint.Endpoint):
         self.steady_looked = False  # the fresh read at the due tick was done (not steady)
         self.steady_token = 0
         self.steady_due = 0
+        # LIGHT / DARK (2.2): the point LED, and the frame that tells the host how it is
+        self.leds = leds
+        self.f_lamp = wire.Frame(wire.T_LAMP, wire.LEN_LAMP)
 
     # -- output -------------------------------------------------------------------------
 
     def send_info(self, now_ms: int) -> None:
-        self._send_info(wire.KIND_SENSOR, self.debounce, self.scan_us, now_ms)
+        caps = 0 if self.leds is None else wire.CAP_POINT_LEDS
+        self._send_info(wire.KIND_SENSOR, self.debounce, self.scan_us, now_ms, caps)
 
     def send_heartbeat(self, now_ms: int) -> None:
         self._send_heartbeat(now_ms, self.max_scan_us)
@@ -237,6 +244,28 @@ class SensorBoard(endpoint.Endpoint):
         wire.put_u32(b, at + 6, tick)
         b[at + 10] = self.boot_id & 0xFF
         self._send(f)
+        leds = self.leds
+        if leds is not None and leds.point == point and leds.code == code:  # type: ignore[attr-defined]
+            # the stone to mirror is down: out at once, no round trip (after its CHANGE)
+            self.send_lamp(0, wire.LAMP_PLACED, point, code, leds.blink, now_ms)  # type: ignore[attr-defined]
+            leds.dark()  # type: ignore[attr-defined]
+
+    def send_lamp(
+        self, token: int, state: int, point: int, colour: int, blink: bool, now_ms: int
+    ) -> None:
+        """Tell the host how the point LED is: ``token`` answers its LIGHT or DARK (0: the
+        board's own word, when a stone put the light out)."""
+        f = self.f_lamp
+        b = f.buf
+        at = f.body
+        b[at] = token
+        b[at + 1] = state
+        b[at + 2] = point
+        b[at + 3] = colour
+        b[at + 4] = wire.MODE_BLINK if blink else wire.MODE_STEADY
+        wire.put_u32(b, at + 5, now_ms & wire.TICKS_MASK)
+        b[at + 9] = self.boot_id & 0xFF
+        self._send(f)
 
     # -- periodic work and host commands ------------------------------------------------
 
@@ -251,6 +280,8 @@ class SensorBoard(endpoint.Endpoint):
         if self.replay_next:
             self._replay_burst()
         self._look_steady(now_ms)
+        if self.leds is not None:
+            self.leds.poll(now_ms)  # type: ignore[attr-defined]
         if wire.ticks_diff(now_ms, self.last_heartbeat) >= self.heartbeat_ms:
             self.last_heartbeat = now_ms
             self.send_heartbeat(now_ms)
@@ -308,8 +339,41 @@ class SensorBoard(endpoint.Endpoint):
             self.steady_wanted = True
             self.steady_looked = False
             self._look_steady(now_ms)
+        elif t == wire.T_LIGHT or t == wire.T_DARK:
+            self._lamp_command(t, b, at, n, now_ms)
         else:
             self._send_error(wire.E_UNKNOWN_TYPE, t)
+
+    def _lamp_command(self, t: int, b: bytearray, at: int, n: int, now_ms: int) -> None:
+        """LIGHT (token, point, colour, mode) or DARK (token), answered by LAMP with the
+        token. A board without point LEDs refuses both (ERROR not fitted); a field out of
+        range is refused (ERROR bad value) and changes nothing. A LIGHT on a point that
+        already holds a stone of that colour lights nothing: it is answered as placed."""
+        if n != (wire.LEN_LIGHT if t == wire.T_LIGHT else wire.LEN_DARK):
+            self._send_error(wire.E_BAD_LENGTH, t)
+            return
+        leds = self.leds
+        if leds is None:
+            self._send_error(wire.E_NOT_FITTED, t)
+            return
+        token = b[at]
+        if t == wire.T_DARK:
+            leds.dark()  # type: ignore[attr-defined]
+            self.send_lamp(token, wire.LAMP_DARK, wire.NO_POINT, 0, False, now_ms)
+            return
+        point = b[at + 1]
+        colour = b[at + 2]
+        mode = b[at + 3]
+        if point >= _POINTS or colour not in (wire.BLACK, wire.WHITE) or mode > wire.MODE_BLINK:
+            self._send_error(wire.E_BAD_VALUE, t)
+            return
+        blink = mode == wire.MODE_BLINK
+        if self.stable[point] == colour:
+            leds.dark()  # type: ignore[attr-defined]
+            self.send_lamp(token, wire.LAMP_PLACED, point, colour, blink, now_ms)
+            return
+        leds.light(point, colour, blink, now_ms)  # type: ignore[attr-defined]
+        self.send_lamp(token, wire.LAMP_LIT, point, colour, blink, now_ms)
 
     def self_test(self, now_ms: int) -> int:
         """Report stuck sensors; returns how many points are stuck.

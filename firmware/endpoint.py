@@ -32,7 +32,7 @@ class Endpoint:
         self.seq = 0
         self.scans = 0
         self.decoder = wire.Decoder()
-        self.f_info = wire.Frame(wire.T_INFO, wire.LEN_INFO)
+        self.f_info = wire.Frame(wire.T_INFO, wire.LEN_INFO_CAPS)
         self.f_heartbeat = wire.Frame(wire.T_HEARTBEAT, wire.LEN_HEARTBEAT)
         self.f_error = wire.Frame(wire.T_ERROR, wire.LEN_ERROR)
 
@@ -52,7 +52,11 @@ class Endpoint:
         self.seq = (self.seq + 1) & 0xFF
         self.port.write(memoryview(buf)[: wire.OVERHEAD + body_len])  # type: ignore[attr-defined]
 
-    def _send_info(self, kind: int, debounce: int, scan_us: int, now_ms: int) -> None:
+    def _send_info(
+        self, kind: int, debounce: int, scan_us: int, now_ms: int, caps: int = 0
+    ) -> None:
+        """INFO in the 2.2 layout: 2.0's 46 bytes and the capability bits (``wire.CAP_*``)
+        after them; a 2.0 or 2.1 host reads the 46 it knows and ignores the rest."""
         f = self.f_info
         b = f.buf
         at = f.body
@@ -66,6 +70,7 @@ class Endpoint:
         wire.put_u32(b, at + wire.INFO_TICK, now_ms & wire.TICKS_MASK)
         wire.put_text(b, at + wire.INFO_SERIAL, self.serial, wire.SERIAL_LEN)
         wire.put_text(b, at + wire.INFO_REVISION, self.revision, wire.TEXT_LEN)
+        b[at + wire.INFO_CAPS] = caps
         self._send(f)
 
     def _send_heartbeat(self, now_ms: int, max_scan_us: int) -> None:

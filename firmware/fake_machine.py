@@ -150,6 +150,43 @@ class PWM:
         return self.duty
 
 
+class LedChain:
+    """The point LEDs of ``boards/sensor-rev-b`` as the wood shows them: a WS2812-style chain
+    (each write's bytes fill the LEDs from the first, 3 bytes G, R, B each; LEDs beyond the
+    bytes written keep their colour) on a rail switched by ``power`` (a ``Pin``): with the
+    rail off every LED is dark and forgets its colour."""
+
+    def __init__(self, power: Pin, count: int = 225) -> None:
+        self.grb = bytearray(3 * count)
+        self.count = count
+        self.writes = 0
+        self.dead_writes = 0  # written while the rail was off: lost, as on the wood
+        self.power = power
+        power.listeners.append(self._rail)
+
+    def _rail(self, level: int) -> None:
+        if not level:
+            for i in range(len(self.grb)):
+                self.grb[i] = 0
+
+    def write(self, buf: bytearray, n: int) -> None:
+        if not self.power.level:
+            self.dead_writes += 1
+            return
+        for i in range(n):
+            self.grb[i] = buf[i]
+        self.writes += 1
+
+    def lit(self) -> list[tuple[int, int, int, int]]:
+        """(point, r, g, b) of every LED that shows a colour now."""
+        g = self.grb
+        return [
+            (p, g[3 * p + 1], g[3 * p], g[3 * p + 2])
+            for p in range(self.count)
+            if g[3 * p] or g[3 * p + 1] or g[3 * p + 2]
+        ]
+
+
 class CapturePort:
     """An output port that keeps what was written in a preallocated buffer (no allocation)."""
 

@@ -38,6 +38,43 @@ def _ms() -> int:
     return time.ticks_ms()  # type: ignore[return-value]
 
 
+# WS2812 / SK6812 bit timing in ns (high 0, low 0, high 1, low 1): MicroPython's neopixel
+# module uses these for 800 kHz LEDs; its write() always clocks the whole chain, so the
+# point LEDs call machine.bitstream themselves and clock only the LEDs up to the lit one.
+_WS2812_TIMING = (400, 850, 800, 450)
+
+
+class _LedChain:
+    """The point LEDs' data line (``point_led.PointLeds.chain``)."""
+
+    def __init__(self, pin: machine.Pin) -> None:
+        self.pin = pin
+
+    def write(self, buf: bytearray, n: int) -> None:
+        machine.bitstream(self.pin, 0, _WS2812_TIMING, memoryview(buf)[:n])
+
+
+def _point_leds(cfg: dict[str, object]) -> object:
+    """The point LEDs a board.json with ``"point_leds": true`` describes (sensor-rev-b),
+    else None (sensor-rev-a: the board says it cannot light)."""
+    if cfg.get("point_leds") is not True:
+        return None
+    import point_led
+
+    pins: dict[str, int] = cfg["pins"]  # type: ignore[assignment]
+    led: dict[str, object] = cfg["point_led"]  # type: ignore[assignment]
+    colours: dict[str, list[int]] = led["colours"]  # type: ignore[assignment]
+    black = colours["black"]
+    white = colours["white"]
+    return point_led.PointLeds(
+        _LedChain(machine.Pin(pins["led_data"], machine.Pin.OUT, value=0)),
+        machine.Pin(pins["led_power"], machine.Pin.OUT, value=0),
+        (black[0], black[1], black[2]),
+        (white[0], white[1], white[2]),
+        blink_ms=led["blink_ms"],  # type: ignore[arg-type]
+    )
+
+
 class _UsbPort:
     def __init__(self) -> None:
         self.out = sys.stdout.buffer
@@ -86,6 +123,7 @@ def main() -> None:
             heartbeat_ms=scan["heartbeat_ms"],
             snapshot_ms=scan["snapshot_ms"],
             log_size=scan["log_size"],
+            leds=_point_leds(cfg),
         )
         period_us = scan["period_us"]
     else:

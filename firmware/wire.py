@@ -38,7 +38,7 @@ except ImportError:
 
 
 PROTOCOL_MAJOR = const(2)  # 2: INFO carries the whole 16-digit serial
-PROTOCOL_MINOR = const(1)  # 2.1: STEADY_REQ / STEADY (a board vouches for a moment)
+PROTOCOL_MINOR = const(2)  # 2.1: STEADY_REQ / STEADY; 2.2: INFO's caps, LIGHT / DARK / LAMP
 
 SYNC = const(0xA5)
 HEADER_LEN = const(5)
@@ -59,6 +59,8 @@ T_REPLAY = const(0x02)  # boot u32, since u32: resend events since..latest of th
 T_SNAPSHOT_REQ = const(0x03)  # (empty)
 T_SELFTEST_REQ = const(0x04)  # (empty)
 T_STEADY_REQ = const(0x05)  # board, 2.1: token u8, delay_ms u16 (see STEADY)
+T_LIGHT = const(0x06)  # board, 2.2: token u8, point u8, colour u8 (1 black, 2 white), mode u8
+T_DARK = const(0x07)  # board, 2.2: token u8
 T_DISPLAY = const(0x10)  # clock: index u8, 4 segment bytes, brightness u8 (0..7, 8 = off)
 T_BUZZ = const(0x11)  # clock: freq_hz u16, duration_ms u16
 T_LED = const(0x12)  # clock: mask u8 (bit i = LED i on)
@@ -71,18 +73,24 @@ T_HEARTBEAT = const(0x84)  # boot u32, evno u32, tick u32, scans u16, max_scan_u
 T_SELFTEST = const(0x85)  # tick u32, total u8, n u8, n * (point u8, code u8)
 T_PRESS = const(0x86)  # clock: evno u32, button u8, tick u32, boot tag u8
 T_STEADY = const(0x87)  # board, 2.1: token u8, boot tag u8, evno u32, tick u32
+T_LAMP = const(0x88)  # board, 2.2: token u8, state u8, point u8, colour u8, mode u8, tick u32,
+#                       boot tag u8: the point LED as it now is (token 0: the board's own word)
 T_ERROR = const(0x8F)  # code u8, msg type u8
 
 # Body lengths of the fixed-size messages
 LEN_HELLO = const(2)
 LEN_REPLAY = const(8)
-LEN_INFO = const(46)
+LEN_INFO = const(46)  # the shortest INFO of 2.x (2.0, 2.1); a 2.2 INFO adds its caps byte
+LEN_INFO_CAPS = const(47)  # INFO of 2.2 and later: INFO_CAPS follows the revision
 LEN_CHANGE = const(11)
 LEN_SNAPSHOT = const(66)
 LEN_HEARTBEAT = const(16)
 LEN_PRESS = const(10)
 LEN_STEADY_REQ = const(3)
 LEN_STEADY = const(10)
+LEN_LIGHT = const(4)
+LEN_DARK = const(1)
+LEN_LAMP = const(10)
 LEN_DISPLAY = const(6)
 LEN_BUZZ = const(4)
 LEN_LED = const(1)
@@ -99,8 +107,20 @@ INFO_EVNO = const(10)  # u32
 INFO_TICK = const(14)  # u32
 INFO_SERIAL = const(18)  # SERIAL_LEN bytes ASCII, NUL padded
 INFO_REVISION = const(34)  # TEXT_LEN bytes ASCII, NUL padded
+INFO_CAPS = const(46)  # 2.2: capability bits (CAP_*); absent before 2.2: no capability
 SERIAL_LEN = const(16)  # the RP2040's unique id in hex, as its USB serial string
 TEXT_LEN = const(12)
+
+# INFO capability bits (2.2)
+CAP_POINT_LEDS = const(1)  # an LED under every point: LIGHT / DARK are served
+
+# LIGHT modes, LAMP states (2.2)
+MODE_STEADY = const(0)
+MODE_BLINK = const(1)
+NO_POINT = const(0xFF)  # LAMP's point when no point is concerned (DARK)
+LAMP_DARK = const(0)  # no point is lit (a DARK, or nothing lit yet)
+LAMP_LIT = const(1)  # ``point`` is lit in ``colour``, ``mode``
+LAMP_PLACED = const(2)  # ``point`` was put out: a stone of ``colour`` settled on it (or lay there)
 
 # SNAPSHOT reasons
 SNAP_PERIODIC = const(0)
@@ -111,6 +131,8 @@ SNAP_NO_REPLAY = const(2)  # the host asked for events the RAM log no longer hol
 E_UNKNOWN_TYPE = const(1)
 E_BAD_LENGTH = const(2)
 E_VERSION = const(3)
+E_BAD_VALUE = const(4)  # 2.2: a field out of range (LIGHT: point > 224, colour, mode)
+E_NOT_FITTED = const(5)  # 2.2: the command needs a part this board has not (LIGHT, DARK)
 
 # Points and cell codes
 POINTS = const(225)
@@ -339,6 +361,11 @@ class Decoder:
 
 
 def ticks_diff(new: int, old: int) -> int:
-    """Signed difference of two wrapped tick values, like MicroPython's ``time.ticks_diff``."""
+    """Signed difference of two wrapped tick values, like MicroPython's ``time.ticks_diff``.
+
+    Never allocates on the MCU: 2**30 itself is no small int there (their range ends at
+    2**30 - 1), so a negative difference is made by subtracting ``TICKS_MASK`` and then 1;
+    subtracting ``TICKS_PERIOD`` allocated a long int for every tick still in the future
+    (a blink's next edge, a STEADY question not yet due)."""
     d = (new - old) & TICKS_MASK
-    return d - TICKS_PERIOD if d >= (TICKS_PERIOD >> 1) else d
+    return d - TICKS_MASK - 1 if d >= (TICKS_PERIOD >> 1) else d

@@ -26,7 +26,7 @@ from wuzi.rules.board import parse_point
 OLD = ("--protocol", "1.0")
 BOARD = "6000 place h8 black"  # script times from the devices' common time 0
 CLOCK = "6300 press black"
-NEEDED = "this host speaks v2.1 (major 2 needed)"
+NEEDED = "this host speaks v2.2 (major 2 needed)"
 
 
 @pytest.fixture

@@ -36,8 +36,8 @@ def test_one_line_per_device(
     assert main(["board", "list", board.path, clock.path]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines() == [
-        f"board SIM-0001 firmware sensor-rev-a protocol 2.1 {board.path}",
-        f"clock SIMCLK-0001 firmware clock-rev-a protocol 2.1 {clock.path}",
+        f"board SIM-0001 firmware sensor-rev-a protocol 2.2 {board.path}",
+        f"clock SIMCLK-0001 firmware clock-rev-a protocol 2.2 {clock.path}",
     ]
     assert err == ""
 
@@ -57,7 +57,7 @@ def test_busy_and_silent_ports_are_skipped(
         held.close()
         silent.close()
     out, err = capsys.readouterr()
-    assert out.splitlines() == [f"clock SIMCLK-0001 firmware clock-rev-a protocol 2.1 {clock.path}"]
+    assert out.splitlines() == [f"clock SIMCLK-0001 firmware clock-rev-a protocol 2.2 {clock.path}"]
     assert err.splitlines() == [
         f"wuzi board list: {board.path}: busy (open in another process; a host may be using "
         "it); skipped",
@@ -125,7 +125,7 @@ def test_old_firmware_is_listed_and_said_to_be_refused(capsys: pytest.CaptureFix
         f"board 38935F47A62B firmware sensor-rev-a protocol 1.0 {board.path}",
         f"clock 38935F47C0DE firmware clock-rev-a protocol 1.0 {clock.path}",
     ]
-    needed = "this host speaks v2.1 (major 2 needed); a host refuses it"
+    needed = "this host speaks v2.2 (major 2 needed); a host refuses it"
     assert err.splitlines() == [
         f"wuzi board list: {board.path}: serial 38935F47A62B: the sensor board speaks wire "
         f"protocol v1.0, {needed}: flash matching firmware (make flash)",

@@ -54,7 +54,7 @@ def _fake_board(*args: str, reply: bytes) -> subprocess.CompletedProcess[str]:
 def test_version_mismatch_stops_the_watch_with_a_clear_error() -> None:
     done = _fake_board(reply=_info(major=1))  # a board still on the firmware of protocol 1
     assert done.returncode == 1
-    assert "wire protocol v1.0, this host speaks v2.1" in done.stderr
+    assert "wire protocol v1.0, this host speaks v2.2" in done.stderr
     assert done.stdout == ""
 
 

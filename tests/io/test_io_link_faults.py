@@ -187,7 +187,7 @@ def test_old_firmware_is_refused_at_once_on_either_port(kind: str) -> None:
         reason = drv.refused
         noun = "sensor board" if kind == "board" else "clock unit"
         assert reason is not None and reason.startswith(
-            f"{device.path}: the {noun} speaks wire protocol v1.0, this host speaks v2.1"
+            f"{device.path}: the {noun} speaks wire protocol v1.0, this host speaks v2.2"
             " (major 2 needed)"
         )
         assert f"answered: {noun} serial '38935F47A62B' wire protocol v1.0" in reason

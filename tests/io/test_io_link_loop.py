@@ -131,6 +131,8 @@ CHANGES = {
     "expect": (None,),
     "vouch_now": (0,),
     "ask_now": (0,),
+    "light_point": (0, 1, 0),
+    "dark_point": (0,),
     "display": (0, b"\x00\x00\x00\x00"),
     "leds": (0,),
     "flush": (),

@@ -58,7 +58,7 @@ def test_a_refusal_names_the_port_what_answered_and_what_was_expected() -> None:
     assert "\n" not in text
     assert text.startswith("/dev/wuzi/clock-3: expected a clock unit, found a sensor board")
     assert "answered: sensor board serial 'SB-0001' wire protocol v2.0" in text
-    assert "expected: a clock unit serial 'CK-9' wire protocol v2.1" in text
+    assert "expected: a clock unit serial 'CK-9' wire protocol v2.2" in text
     assert not c.link_up and not c.identified
 
 

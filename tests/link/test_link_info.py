@@ -43,6 +43,6 @@ def test_only_another_major_is_a_problem() -> None:
     assert protocol_problem("the sensor board", 2, 0) is None
     assert protocol_problem("the sensor board", 2, 7) is None
     assert protocol_problem("the clock unit", 1, 0) == (
-        "the clock unit speaks wire protocol v1.0, this host speaks v2.1 (major 2 needed)"
+        "the clock unit speaks wire protocol v1.0, this host speaks v2.2 (major 2 needed)"
     )
     assert protocol_problem("the sensor board", 3, 0) is not None

@@ -200,7 +200,7 @@ def test_the_firmware_writes_its_whole_serial_into_info() -> None:
 def test_version_mismatch_is_a_clear_error() -> None:
     s = BoardSession(port_name="/dev/wuzi/board-3")
     s.connection_made(0)
-    with pytest.raises(VersionMismatchError, match=r"board-3.*v3\.0.*this host speaks v2\.1"):
+    with pytest.raises(VersionMismatchError, match=r"board-3.*v3\.0.*this host speaks v2\.2"):
         s.receive_data(_info(major=3), 10)
     assert s.info is None and s.boot_id is None
 
@@ -235,7 +235,7 @@ def test_an_old_firmwares_short_info_is_refused_by_name(
         s.receive_data(_info_1_0(kind, "E66138935F47A62B"), 10)
     message = str(caught.value)
     assert message.startswith(
-        f"/dev/wuzi/table-3: the {noun} speaks wire protocol v1.0, this host speaks v2.1"
+        f"/dev/wuzi/table-3: the {noun} speaks wire protocol v1.0, this host speaks v2.2"
         " (major 2 needed)"
     )
     assert f"answered: {noun} serial '38935F47A62B' wire protocol v1.0" in message

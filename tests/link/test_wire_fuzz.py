@@ -235,6 +235,8 @@ _LENGTHS = {
     wire.T_PRESS: wire.LEN_PRESS,
     wire.T_ERROR: wire.LEN_ERROR,
     wire.T_SELFTEST: 6,
+    wire.T_LAMP: wire.LEN_LAMP,
+    wire.T_INFO + 0x100: wire.LEN_INFO_CAPS,  # (a 2.2 INFO: the key only tells the size)
 }
 
 
@@ -242,6 +244,7 @@ _LENGTHS = {
 def odd_frames(draw: st.DrawFn, kind: int) -> bytes:
     msg_type = draw(st.sampled_from(sorted(_LENGTHS)) | st.integers(0, 255))
     size = _LENGTHS.get(msg_type, 0)
+    msg_type &= 0xFF
     size = draw(st.sampled_from([size, size + draw(st.integers(0, 30)), draw(st.integers(0, 60))]))
     body = bytearray(draw(st.binary(min_size=size, max_size=size)))
     if msg_type == wire.T_INFO and size >= wire.LEN_INFO:
@@ -252,6 +255,8 @@ def odd_frames(draw: st.DrawFn, kind: int) -> bytes:
         wire.put_u32(body, 0, draw(st.integers(0, 6)))
     elif msg_type == wire.T_HEARTBEAT and size >= 4 and draw(st.booleans()):
         wire.put_u32(body, 0, BOOT)
+    elif msg_type == wire.T_LAMP and size >= wire.LEN_LAMP and draw(st.booleans()):
+        body[9] = BOOT & 0xFF  # this boot's tag, so the lamp is read
     return wire.encode(msg_type, draw(st.integers(0, 255)), bytes(body))
 
 

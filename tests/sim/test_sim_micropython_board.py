@@ -134,7 +134,7 @@ print(binascii.hexlify(out.data).decode())
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("revision", ["sensor-rev-a", "clock-rev-a"])
+@pytest.mark.parametrize("revision", ["sensor-rev-a", "sensor-rev-b", "clock-rev-a"])
 def test_board_flash_copies_the_image_and_the_flashed_board_boots(
     board: tuple[str, Path, subprocess.Popen[str]],
     revision: str,
@@ -156,6 +156,9 @@ def test_board_flash_copies_the_image_and_the_flashed_board_boots(
     info = [body for t, body in frames if t == wire.T_INFO]
     assert info, frames
     assert info_texts(info[0]) == ("E66038B7132F2C2E", revision)
+    # the flashed board.json decides: rev-b's main.py drives the point LEDs, rev-a's none
+    caps = wire.CAP_POINT_LEDS if revision == "sensor-rev-b" else 0
+    assert info[0][wire.INFO_CAPS] == caps
 
 
 def test_a_port_that_is_not_there_is_one_clear_line(

@@ -10,6 +10,7 @@ from wuzi.link.reconciler import Reconciled
 from wuzi.sim.firmware import board as fw_board
 from wuzi.sim.firmware import fake_machine as fw_fake_machine
 from wuzi.sim.firmware import matrix as fw_matrix
+from wuzi.sim.firmware import point_led as fw_point_led
 
 Fault = Callable[[bytes], bytes]
 
@@ -40,8 +41,12 @@ class Bench:
         serial: str = "SB-0001",
         expected_serial: str | None = None,
         boot_id: int = 1234,
+        point_leds: bool = False,
     ) -> None:
         self.table = fw_fake_machine.StoneTable()
+        self.point_leds = point_leds  # a sensor-rev-b: its LED chain is ``chain``
+        self.led_power = fw_fake_machine.Pin()
+        self.chain = fw_fake_machine.LedChain(self.led_power)
         wiring = fw_fake_machine.SensorWiring(self.table)
         self.matrix = fw_matrix.Matrix(wiring.spi, wiring.row_latch, wiring.col_load)
         self.mcu_out = Collect()
@@ -63,11 +68,12 @@ class Bench:
             self.matrix,
             self.mcu_out,
             self.serial,
-            "sensor-rev-a",
+            "sensor-rev-b" if self.point_leds else "sensor-rev-a",
             self.boot_id,
             debounce_scans=self.debounce_scans,
             scan_us=5000,
             log_size=self.log_size,
+            leds=fw_point_led.PointLeds(self.chain, self.led_power) if self.point_leds else None,
         )
         mcu.boot(0)
         return mcu

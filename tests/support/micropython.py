@@ -24,6 +24,7 @@ MODULES = (
     "debounce.py",
     "clock_unit.py",
     "tm1637.py",
+    "point_led.py",
 )
 
 _PRELUDE = r"""

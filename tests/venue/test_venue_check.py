@@ -17,8 +17,8 @@ from wuzi.cli import main
 from wuzi.sim.devices.virtual_board import VirtualBoard
 from wuzi.sim.devices.virtual_clock import VirtualClock
 
-BOARD_OK = "board SIM-0001 (firmware sensor-rev-a, protocol 2.1)"
-CLOCK_OK = "clock unit SIMCLK-0001 (firmware clock-rev-a, protocol 2.1)"
+BOARD_OK = "board SIM-0001 (firmware sensor-rev-a, protocol 2.2)"
+CLOCK_OK = "clock unit SIMCLK-0001 (firmware clock-rev-a, protocol 2.2)"
 GPIO = "clock gpio (buttons 5/6/13, display 19/26)"
 
 
@@ -185,7 +185,7 @@ def test_old_firmware_fails_as_the_host_refuses_it(
     finally:
         board.close()
         clock.close()
-    needed = "this host speaks v2.1 (major 2 needed); a host refuses it: flash matching firmware"
+    needed = "this host speaks v2.2 (major 2 needed); a host refuses it: flash matching firmware"
     assert lines[0] == (
         f"table 1: FAIL board {board.path}: serial SIM-0001: the sensor board speaks wire "
         f"protocol v1.0, {needed} (make flash); clock {clock.path}: serial SIMCLK-0001: the "

@@ -21,8 +21,8 @@ from wuzi.venue.event_check import event_lines, table_ranges
 
 ROOT = Path(__file__).resolve().parents[2]
 HALL_2019 = ROOT / "deploy" / "venue.open-2019.example.toml"
-BOARD_OK = "board SIM-0001 (firmware sensor-rev-a, protocol 2.1)"
-CLOCK_OK = "clock unit SIMCLK-0001 (firmware clock-rev-a, protocol 2.1)"
+BOARD_OK = "board SIM-0001 (firmware sensor-rev-a, protocol 2.2)"
+CLOCK_OK = "clock unit SIMCLK-0001 (firmware clock-rev-a, protocol 2.2)"
 
 
 def test_table_ranges_are_written_as_the_venue_file_writes_them() -> None:

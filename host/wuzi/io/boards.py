@@ -9,7 +9,7 @@ the first problem.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,9 @@ class BoardSpec:
     settle_ms: int
     link_timeout_ms: int
     raw: dict[str, Any]
+    point_leds: bool = False
+    """An LED under every point (``sensor-rev-b``: ``"point_leds": true`` and its
+    ``point_led`` section): the board lights the point to mirror in a linked game."""
 
     @property
     def debounce_window_ms(self) -> float:
@@ -85,7 +88,37 @@ def parse_board_spec(text: str, where: str = "board.json") -> BoardSpec:
             raise BoardSpecError(f"{where}: {name} must be positive, not {getattr(spec, name)}")
     if spec.scan_period_us > 10_000 and spec.kind == "sensor":
         raise BoardSpecError(f"{where}: scan.period_us {spec.scan_period_us} is slower than 100 Hz")
-    return spec
+    point_leds = _get(data, "point_leds", bool, where, False)
+    if point_leds:
+        _check_point_leds(data, kind, where)
+    return replace(spec, point_leds=point_leds)
+
+
+def _check_point_leds(data: dict[str, Any], kind: str, where: str) -> None:
+    """What firmware/main.py reads to drive the point LEDs, checked here so a bad
+    board.json is named on the host before it is flashed (the MCU could only fail at boot)."""
+    if kind != "sensor":
+        raise BoardSpecError(f"{where}: 'point_leds' is for a sensor board, not a {kind}")
+    for pin in ("pins.led_data", "pins.led_power"):
+        _get(data, pin, int, where)
+    # what the firmware assumes (firmware/point_led.py): one LED a point, G-R-B bytes
+    for key, fixed in (("count", 225), ("order", "GRB")):
+        value = _get(data, f"point_led.{key}", type(fixed), where)
+        if value != fixed:
+            raise BoardSpecError(
+                f"{where}: 'point_led.{key}' must be {fixed!r} (the firmware's), not {value!r}"
+            )
+    blink_ms = _get(data, "point_led.blink_ms", int, where)
+    if blink_ms < 50:
+        raise BoardSpecError(f"{where}: 'point_led.blink_ms' must be at least 50, not {blink_ms}")
+    for colour in ("black", "white"):
+        rgb = _get(data, f"point_led.colours.{colour}", list, where)
+        if len(rgb) != 3 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb
+        ):
+            raise BoardSpecError(
+                f"{where}: 'point_led.colours.{colour}' must be [r, g, b] of 0..255, not {rgb!r}"
+            )
 
 
 def load_board_spec(revision: str, root: Path | None = None) -> BoardSpec:

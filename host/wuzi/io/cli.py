@@ -229,7 +229,8 @@ def register(subparsers: Any) -> None:
         "--board",
         default="sensor-rev-a",
         metavar="REV",
-        help="board revision: boards/<REV>/board.json (default sensor-rev-a; clock-rev-a)",
+        help="board revision: boards/<REV>/board.json (default sensor-rev-a; also sensor-rev-b,"
+        " clock-rev-a)",
     )
     fl.add_argument(
         "--dry-run", action="store_true", help="print the mpremote command, do not run it"

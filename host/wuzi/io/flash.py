@@ -35,6 +35,7 @@ FIRMWARE_FILES = (
     "debounce.py",
     "clock_unit.py",
     "tm1637.py",
+    "point_led.py",
     "main.py",
 )
 

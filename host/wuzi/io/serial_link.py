@@ -43,6 +43,7 @@ import serial
 from wuzi.io.ports import register_url_handlers
 from wuzi.link.board_link import BoardLink
 from wuzi.link.errors import LinkError
+from wuzi.link.lamp import Lamp
 from wuzi.link.reconciler import Reconciled
 from wuzi.link.session import ClockSession, LinkEvent
 from wuzi.rules.board import Colour
@@ -530,6 +531,36 @@ class BoardDriver(SerialDriver[Reconciled]):
             return
         self.board.ask_now(now_ms, through_ms)
         self._flush(now_ms)
+
+    # -- the point LED (sensor-rev-b, wire protocol 2.2: docs/linked.md) -----------------
+
+    @property
+    def can_light(self) -> bool | None:
+        """The board has point LEDs (``BoardLink.can_light``): None until it has said."""
+        return self.board.can_light
+
+    @property
+    def lamp(self) -> Lamp | None:
+        """The board's last word on its point LED (``BoardLink.lamp``)."""
+        return self.board.lamp
+
+    def light_point(
+        self, point: int, colour: Colour | int, now_ms: int, *, blink: bool = True
+    ) -> int:
+        """Light ``point`` in ``colour`` until that stone is placed there, and send the
+        LIGHT now (``BoardLink.light_point``): the ticket, 0 when the board cannot light.
+        While the port is closed the wish is kept and sent once the board is back."""
+        self.changed = True
+        ticket = self.board.light_point(point, colour, now_ms, blink=blink)
+        self._flush(now_ms)
+        return ticket
+
+    def dark_point(self, now_ms: int) -> int:
+        """Put the lit point out and send the DARK now (``BoardLink.dark_point``)."""
+        self.changed = True
+        ticket = self.board.dark_point(now_ms)
+        self._flush(now_ms)
+        return ticket
 
 
 class ClockDriver(SerialDriver[LinkEvent]):

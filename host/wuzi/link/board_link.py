@@ -9,6 +9,7 @@ subclasses): how the two share the work stays this module's business.
 
 from __future__ import annotations
 
+from wuzi.link.lamp import Lamp
 from wuzi.link.noise import LineNoisy
 from wuzi.link.reconciler import (
     DEFAULT_SETTLE_MS,
@@ -141,6 +142,38 @@ class BoardLink:
         ticket for ``settled_through`` (0 for a 2.0 board, asked HELLO). The caller writes
         ``data_to_send``."""
         return self.session.ask_steady_now(now_ms)
+
+    # -- the point LED (wire protocol 2.2; ``wuzi.link.lamp``) ----------------------------
+
+    @property
+    def can_light(self) -> bool | None:
+        """Whether the board has point LEDs (``sensor-rev-b``): None until its INFO has
+        said; False for a ``sensor-rev-a`` and any firmware before 2.2 — then
+        ``light_point`` sends nothing and the caller shows the move elsewhere."""
+        return self.session.point_leds
+
+    @property
+    def lamp(self) -> Lamp | None:
+        """The board's last word on its point LED: lit (which point, colour, blinking),
+        dark, or "placed" (a stone of the lit colour settled there: the board put it
+        out by itself). None before any."""
+        return self.session.lamp
+
+    def light_point(
+        self, point: int, colour: Colour | int, now_ms: int, *, blink: bool = True
+    ) -> int:
+        """Light ``point`` in ``colour`` (the opponent's stone to mirror) until that stone
+        is placed there or ``dark_point``: the ticket for ``lamp_acknowledged`` (0: the
+        board cannot light). The caller writes ``data_to_send``."""
+        return self.session.light_point(point, int(colour), now_ms, blink=blink)
+
+    def dark_point(self, now_ms: int) -> int:
+        """Put the lit point out (the move was taken back, the game ended): the ticket."""
+        return self.session.dark_point(now_ms)
+
+    def lamp_acknowledged(self, ticket: int) -> bool:
+        """The board has answered the request of ``ticket`` (or a later one) with LAMP."""
+        return self.session.lamp_acknowledged(ticket)
 
     def data_to_send(self) -> bytes:
         return self.session.data_to_send()

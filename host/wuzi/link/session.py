@@ -22,12 +22,14 @@ from dataclasses import dataclass, field
 from wuzi.link import wire
 from wuzi.link.errors import BoardMismatchError, DeviceMismatchError, VersionMismatchError
 from wuzi.link.info import info_protocol, info_texts, protocol_problem
+from wuzi.link.lamp import Lamp, PointLight, parse_lamp
 from wuzi.link.noise import LineNoisy, NoiseMeter
 
 REPLAY_RETRY_MS = 100
 HELLO_RETRY_MS = 250
 ASK_RETRY_MS = 50  # ``ask_latest``: a quiet window's end is confirmed within a round trip
 STEADY_MINOR = 1  # the protocol minor from which a board answers STEADY_REQ (2.1)
+CAPS_MINOR = 2  # the protocol minor from which INFO carries capability bits (2.2)
 STEADY_ASKS_KEPT = 8  # unanswered STEADY_REQs remembered (their answers may still come)
 # The board and the clock unit send a heartbeat every 200 ms (firmware/board.py,
 # clock_unit.py): 600 ms of silence is three missed in a row, which a loaded Pi's late loop
@@ -81,6 +83,12 @@ class BoardInfo:
     revision: str
     debounce_scans: int
     scan_us: int
+    caps: int = 0  # capability bits (2.2, ``wire.CAP_*``); 0 before 2.2: none
+
+    @property
+    def point_leds(self) -> bool:
+        """The board has an LED under every point (LIGHT / DARK, ``sensor-rev-b``)."""
+        return bool(self.caps & wire.CAP_POINT_LEDS)
 
 
 @dataclass(frozen=True)
@@ -162,6 +170,7 @@ class BoardError:
 
 LinkEvent = (
     Connected
+    | Lamp
     | SensorChange
     | BoardState
     | StuckSensors
@@ -172,7 +181,8 @@ LinkEvent = (
     | BoardError
     | LineNoisy
 )
-"""``LineNoisy`` (``wuzi.link.noise``): the line damages frames, told once with its rate."""
+"""``LineNoisy`` (``wuzi.link.noise``): the line damages frames, told once with its rate.
+``Lamp`` (``wuzi.link.lamp``): the board's word on its point LED (2.2)."""
 
 
 @dataclass
@@ -523,6 +533,7 @@ class EventSession:
         elif t == wire.T_ERROR and len(body) == wire.LEN_ERROR:
             h.board_errors += 1
             self._answered(now_ms)
+            self._on_error(body[0], body[1])
             self._events.append(BoardError(body[0], body[1], now_ms))
         elif not self._on_message(t, body, now_ms):
             h.unknown_types += 1  # a newer minor version's message: ignored, counted
@@ -583,6 +594,8 @@ class EventSession:
             revision=revision,
             debounce_scans=body[wire.INFO_DEBOUNCE],
             scan_us=wire.get_u16(body, wire.INFO_SCAN_US),
+            # 2.2 added the byte after the revision; an older INFO has none: no capability
+            caps=body[wire.INFO_CAPS] if minor >= CAPS_MINOR and len(body) > wire.INFO_CAPS else 0,
         )
         if info.kind != self.kind:
             raise self._mismatch(
@@ -763,6 +776,9 @@ class EventSession:
     def _on_message(self, t: int, body: bytes, now_ms: int) -> bool:
         return False
 
+    def _on_error(self, code: int, msg_type: int) -> None:
+        """The device refused command ``msg_type`` (ERROR ``code``)."""
+
 
 def _snapshot_reason(code: int) -> str:
     return {wire.SNAP_REQUESTED: "requested", wire.SNAP_NO_REPLAY: "no_replay"}.get(
@@ -802,6 +818,8 @@ class BoardSession(EventSession):
         self.steady_answered = 0
         # STEADY_REQs unanswered: token -> (host ms the answer vouches for, serial)
         self._steady_asks: dict[int, tuple[int, int]] = {}
+        # the point LED (LIGHT / DARK / LAMP, 2.2): what the host wants lit, the board's word
+        self.point_light = PointLight()
 
     @property
     def answers_steady(self) -> bool:
@@ -889,6 +907,84 @@ class BoardSession(EventSession):
         self.steady_answered = max(self.steady_answered, serial)
         self._heard(vouched)
 
+    # -- the point LED (2.2, ``wuzi.link.lamp``) ------------------------------------------
+
+    @property
+    def point_leds(self) -> bool | None:
+        """Whether the board can light a point (its INFO's capability): None until it has
+        said, False for a ``sensor-rev-a`` or any firmware before 2.2."""
+        return self.point_light.can_light
+
+    @property
+    def lamp(self) -> Lamp | None:
+        """The board's last word on its point LED (None: none yet on this boot)."""
+        return self.point_light.lamp
+
+    def light_point(self, point: int, colour: int, now_ms: int, *, blink: bool = True) -> int:
+        """Light ``point`` (0..224) in stone ``colour`` (1 black, 2 white), blinking or
+        steady, until the board's scan settles that stone there (the board puts it out
+        itself) or ``dark_point``: the ticket for ``lamp_acknowledged``, 0 when the board
+        cannot light (nothing is sent). A point off the board or a colour that is no
+        stone's is a ValueError naming it. Sent now if the board can take it, else once
+        it has identified itself; re-sent until answered. The caller writes
+        ``data_to_send``."""
+        ticket = self.point_light.light(point, colour, blink)
+        self._send_lamp(now_ms)
+        return ticket
+
+    def dark_point(self, now_ms: int) -> int:
+        """Put the lit point out: the ticket (0 when the board cannot light)."""
+        ticket = self.point_light.dark()
+        self._send_lamp(now_ms)
+        return ticket
+
+    def lamp_acknowledged(self, ticket: int) -> bool:
+        """The board has answered the LIGHT or DARK of ``ticket`` (or a later one)."""
+        return self.point_light.acknowledged(ticket)
+
+    def _send_lamp(self, now_ms: int) -> None:
+        ready = self.identified and self.link_up and self._timers.hello_sent_ms is None
+        command = self.point_light.due(now_ms, ready)
+        if command is not None:
+            self._command(*command)
+
+    def _on_info(self, info: BoardInfo, body: bytes, now_ms: int) -> None:
+        before = self.boot_id
+        super()._on_info(info, body, now_ms)
+        if self.info is info:  # believed (a new boot id waits for its confirmation)
+            self.point_light.on_info(info.point_leds, new_boot=info.boot_id != before)
+            self._send_lamp(now_ms)
+
+    def _on_lamp(self, body: bytes, now_ms: int) -> None:
+        if self.boot_id is None or body[9] != self.boot_id & 0xFF:
+            return  # another boot's word: its INFO will come
+        at = self._host_ms(wire.get_u32(body, 5), now_ms, True)
+        lamp = parse_lamp(body, at)
+        if lamp is None:
+            self.health.malformed += 1
+            self.last_malformed = f"{self.port_name}: LAMP frame ignored: {body.hex(' ')}"
+            return
+        if lamp.token:
+            self._answered(now_ms)  # an answer to a command: the board reads its input
+        self.point_light.on_lamp(lamp)
+        self._events.append(lamp)
+
+    def _on_error(self, code: int, msg_type: int) -> None:
+        if msg_type in (wire.T_LIGHT, wire.T_DARK):
+            self.point_light.on_error(code)
+
+    def poll(self, now_ms: int) -> list[LinkEvent]:
+        events = super().poll(now_ms)
+        self._send_lamp(now_ms)
+        return events
+
+    def next_deadline_ms(self) -> int | None:
+        deadline = super().next_deadline_ms()
+        lamp = self.point_light.next_deadline_ms()
+        if lamp is None:
+            return deadline
+        return lamp if deadline is None else min(deadline, lamp)
+
     @property
     def cells(self) -> bytes:
         """The readings as reported so far (one byte per point)."""
@@ -928,6 +1024,9 @@ class BoardSession(EventSession):
             return True
         if t == wire.T_STEADY and len(body) >= wire.LEN_STEADY:
             self._on_steady(body, now_ms)
+            return True
+        if t == wire.T_LAMP and len(body) >= wire.LEN_LAMP:
+            self._on_lamp(body, now_ms)
             return True
         if t == wire.T_SELFTEST and len(body) >= 6:
             n = min(body[5], (len(body) - 6) // 2)

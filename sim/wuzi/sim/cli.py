@@ -100,6 +100,7 @@ def _timing(revision: str) -> dict[str, Any]:
         "heartbeat_ms": spec.heartbeat_ms,
         "snapshot_ms": spec.snapshot_ms,
         "log_size": spec.log_size,
+        "point_leds": spec.point_leds,  # sensor-rev-b: an LED under every point
     }
 
 
@@ -354,7 +355,9 @@ def register(subparsers: Any) -> None:
     )
     _device_options(p, "SIM-0001")
     p.add_argument(
-        "--revision", default="sensor-rev-a", help="board revision whose timing to use (boards/)"
+        "--revision",
+        default="sensor-rev-a",
+        help="board revision whose timing (and point LEDs: sensor-rev-b) to play (boards/)",
     )
     p.add_argument("--trace", default=None, metavar="FILE", help=argparse.SUPPRESS)
     p.set_defaults(func=_board_command)

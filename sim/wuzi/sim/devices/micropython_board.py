@@ -190,6 +190,39 @@ class FlashFolder:
         return None
 
 
+GUEST_HEAP = "4M"
+"""The interpreter's heap. Its collector is off (``MicroPythonExecutor.soft_reset``), so
+every raw-REPL block mpremote sends (the code of each 256-byte chunk of a file, compiled)
+stays allocated until the connection ends: about 12 bytes of heap per byte copied. The
+build's own heap (~0.7 MB) held a flash of ~55 KB of firmware in one connection, less than
+today's image (the point LEDs' driver, sensor-rev-b); a board's real heap is collected."""
+
+
+def _with_guest_heap() -> None:
+    """Give the WASI interpreters this process starts a ``GUEST_HEAP`` heap (MicroPython's
+    ``-X heapsize``). ``MicroPythonSession`` builds its ``WasiConfig`` itself with no say
+    over the command line, so the class it takes from ``wasmtime`` is replaced, once, by
+    one that adds the option to an interpreter's argv. Only this simulator's process (it
+    runs alone: ``main``) does this."""
+    import wasmtime
+
+    base: Any = wasmtime.WasiConfig
+    if getattr(base, "wuzi_heap", False):
+        return
+
+    class _HeapWasiConfig(base):  # type: ignore[misc]
+        wuzi_heap = True
+
+        def _set_argv(self, argv: list[str]) -> None:
+            if argv[:1] == ["micropython"] and "-X" not in argv:
+                argv = [argv[0], "-X", f"heapsize={GUEST_HEAP}", *argv[1:]]
+            base.argv.fset(self, argv)
+
+        argv = property(fset=_set_argv)
+
+    wasmtime.WasiConfig = _HeapWasiConfig  # type: ignore[misc]
+
+
 class MicroPythonExecutor:
     """Runs raw-REPL blocks in one real MicroPython interpreter over a ``FlashFolder``."""
 
@@ -287,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.flash.is_dir():
         print(f"micropython_board: --flash {args.flash} is not a folder", file=sys.stderr)
         return 2
+    _with_guest_heap()
     try:
         executor = MicroPythonExecutor(FlashFolder(args.flash))
     except ImportError:

@@ -18,7 +18,13 @@ The MCU's clock starts at 0 on every (re)boot, as on the RP2040. Faults:
   names follow a device). The cable powers the board, so the MCU reboots on the way.
 
 ``protocol`` plays an old firmware: its INFO goes out in that wire protocol's layout
-(``wuzi.sim.devices.old_firmware``), which a host must refuse.
+(``wuzi.sim.devices.old_firmware``), which a host must refuse (another major) or serve
+without what it lacks (2.1: no capability byte, so no point LEDs).
+
+``point_leds`` plays a ``sensor-rev-b``: the firmware's own ``point_led.PointLeds`` drives a
+fake chain (``fake_machine.LedChain``) whose colours the drills read (``lit_point``,
+``shown``): the board lights the point the host asks for and puts it out when its own
+scan settles the stone of that colour there, as on the wood.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from wuzi.sim.devices.script import Step
 from wuzi.sim.firmware import board as fw_board
 from wuzi.sim.firmware import fake_machine as fw_fake_machine
 from wuzi.sim.firmware import matrix as fw_matrix
+from wuzi.sim.firmware import point_led as fw_point_led
 
 SLIDE_DWELL_MS = 60  # how long a slid stone lingers on the point it passes (> MCU debounce)
 REBOOT_MS = 300  # how long a reset MCU stays silent before it announces its new boot
@@ -252,9 +259,13 @@ class VirtualBoard(PtyDevice):
         seed: int | None = None,
         on_physical: Callable[[int, int, int], None] | None = None,
         on_change_sent: Callable[[int, int, int], None] | None = None,
+        point_leds: bool = False,
     ) -> None:
         super().__init__()
         self.serial = serial
+        self.point_leds = point_leds
+        self.led_power = fw_fake_machine.Pin()
+        self.led_chain = fw_fake_machine.LedChain(self.led_power)
         self.revision = revision
         self.faults = faults or Faults(seed=seed)
         self.scan_ms = scan_ms
@@ -325,12 +336,30 @@ class VirtualBoard(PtyDevice):
             heartbeat_ms=self.heartbeat_ms,
             snapshot_ms=self.snapshot_ms,
             log_size=self.log_size,
+            # a reset MCU starts with the rail off: every LED dark, as on the wood
+            leds=fw_point_led.PointLeds(self.led_chain, self.led_power)
+            if self.point_leds
+            else None,
         )
         self.mcu.boot(0)
         self.next_scan_ms = now_ms
 
+    def lit_point(self) -> tuple[int, int, bool] | None:
+        """(point, colour code, blinking) the firmware has lit, None when none (or the MCU
+        is in reset, or the board has no point LEDs)."""
+        leds = None if self.mcu is None else self.mcu.leds
+        if not isinstance(leds, fw_point_led.PointLeds) or leds.point < 0:
+            return None
+        return leds.point, leds.code, leds.blink
+
+    def shown(self) -> list[tuple[int, int, int, int]]:
+        """(point, r, g, b) of every LED showing a colour on the wood right now (a blink's
+        dark half shows nothing)."""
+        return self.led_chain.lit()
+
     def reboot(self, now_ms: int, down_ms: int = REBOOT_MS) -> None:
         self.mcu = None
+        self.led_power.value(0)  # the MCU in reset lets the rail's gate go: dark
         self.down_until_ms = now_ms + down_ms
 
     def unplug(self, now_ms: int, ms: int) -> None:
@@ -341,6 +370,7 @@ class VirtualBoard(PtyDevice):
         stay on the wood); at plug-in a new pty opens and the MCU boots afresh."""
         self.pull(now_ms, ms)
         self.mcu = None
+        self.led_power.value(0)  # no USB power, no light
         self.down_until_ms = max(self.down_until_ms, self.pulled_until_ms)
         self.at(self.pulled_until_ms, lambda: self.plug_in(self.now_ms))
 

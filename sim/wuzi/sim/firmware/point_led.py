@@ -1,0 +1,1 @@
+../../../../firmware/point_led.py
