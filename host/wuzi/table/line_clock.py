@@ -14,8 +14,9 @@ interval is as wide as the round trip without the hold (``rtt = t4 - t1 - (t3 - 
 its middle is the estimate, half the round trip its error. Delays vary (queues,
 jitter, a bridged broker's batching): the sample with the shortest round trip of the
 recent window gives the tightest interval (min-RTT filtering). Each interval is widened
-by 1 ms for the stamps' millisecond resolution and, as it ages, by the two clocks'
-possible drift (``DRIFT_PPM``), so the bound stays a bound.
+by 1 ms for the stamps' millisecond resolution and by the two clocks' possible drift
+(``DRIFT_PPM``) over the other side's hold and, as it ages, since: the bound stays a
+bound (a packet echoed after a cut of minutes still gives a true one).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class _Sample:
     lo_ms: int  # the offset is at least this (t3 - t4)
     hi_ms: int  # and at most this (t2 - t1)
     at_ms: int  # t4, this side's time
+    slack_ms: int  # the drift while the other side held the packet it echoes
 
 
 class OffsetEstimator:
@@ -82,7 +84,8 @@ class OffsetEstimator:
         if echo_age_ms < 0 or rtt_ms < 0:
             return False
         t2 = their_sent_ms - echo_age_ms
-        self._samples.append(_Sample(their_sent_ms - now_ms, t2 - echo_ms, now_ms))
+        slack_ms = _drift_ms(echo_age_ms)
+        self._samples.append(_Sample(their_sent_ms - now_ms, t2 - echo_ms, now_ms, slack_ms))
         return True
 
     def estimate(self, now_ms: int) -> LineOffset | None:
@@ -92,8 +95,7 @@ class OffsetEstimator:
             samples.popleft()
         best: LineOffset | None = None
         for s in samples:
-            age_ms = max(0, now_ms - s.at_ms)
-            drift_ms = -(-age_ms * DRIFT_PPM // 1_000_000)  # rounded up
+            drift_ms = s.slack_ms + _drift_ms(max(0, now_ms - s.at_ms))
             lo = s.lo_ms - STAMP_MS - drift_ms
             hi = s.hi_ms + STAMP_MS + drift_ms
             mid = (lo + hi) // 2
@@ -101,3 +103,8 @@ class OffsetEstimator:
             if best is None or error < best.error_ms:
                 best = LineOffset(mid, error, s.hi_ms - s.lo_ms, s.at_ms)
         return best
+
+
+def _drift_ms(age_ms: int) -> int:
+    """How far the two clocks may drift apart in ``age_ms``, rounded up."""
+    return -(-age_ms * DRIFT_PPM // 1_000_000)
