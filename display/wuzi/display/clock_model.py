@@ -64,7 +64,7 @@ STATUS_LABELS = {
 RESULT_LABELS = {
     "1-0": "黑胜 Black wins 1-0",
     "0-1": "白胜 White wins 0-1",
-    "1/2-1/2": "和棋 Draw ½-½",
+    "1/2-1/2": "和棋 Draw 0.5-0.5",  # not ½: the CJK font's ½ reads like 1⁄
 }
 COLOUR_LABELS = {"black": "黑 Black", "white": "白 White"}
 FLAG_LABEL = "超时 FLAG"

@@ -93,7 +93,7 @@ LABELS = {
     "idle": "空闲 Idle",
     "black_wins": "黑胜 1-0",
     "white_wins": "白胜 0-1",
-    "draw": "和棋 ½-½",
+    "draw": "和棋 0.5-0.5",  # not ½: the CJK font's ½ reads like 1⁄ (format_score)
     "event_of": "赛事 {n}/{m} Event {n}/{m}",
     "round": "第{n}轮 Round {n}",
     "round_of": "第{n}/{m}轮 Round {n}/{m}",
