@@ -32,7 +32,7 @@ from wuzi.table.line_messages import (
     OwnerTruth,
 )
 
-LINK = "hall-a.3~hall-b.3"
+LINK = "hall-a-3-hall-b-3"
 
 
 @dataclass(frozen=True)
@@ -198,9 +198,9 @@ class LineSim:
             self.step()
             self.resume()
             done = all(s.state == "up" and not s.durable().unacked for s in (self.owner, self.away))
-            if done and len(self.owner.taken) == len(self.inputs):
-                if len(self.away.taken) == len(self.truths):
-                    return
+            counts = (len(self.owner.taken), len(self.away.taken))
+            if done and counts == (len(self.inputs), len(self.truths)):
+                return
         raise AssertionError(
             f"not settled after {max_ms} ms: owner {self.owner.state} "
             f"{len(self.owner.taken)}/{len(self.inputs)}, away {self.away.state} "
