@@ -89,6 +89,25 @@ def test_refused_packets_say_why() -> None:
     assert isinstance(far, Ignored) and "too far ahead" in far.why
 
 
+def test_due_says_when_to_call_again() -> None:
+    away = AwayLine(LINK, "away-1", "hall-b", "hall-a")
+    assert away.due_ms() == 0  # nothing sent yet: at once
+    away.outgoing(0)
+    assert away.due_ms() == PING_EVERY_MS
+    away.receive(_packet(sent_ms=100, boot="owner-1"), 100)
+    away.outgoing(100)  # acknowledges nothing, tells it heard: a packet owed
+    away.send_input(AwayPress(1, 150), 150)
+    assert away.due_ms() == 0
+    away.outgoing(150)
+    assert away.due_ms() == 150 + RESEND_AFTER_MS - 50  # the ping (at 100 + 250) first
+    away.receive(_packet(sent_ms=130, boot="owner-1", ack=1), 180)
+    away.outgoing(180)  # an acknowledgement owes no answer
+    assert away.due_ms() == 150 + PING_EVERY_MS
+    for t in range(190, 800, 10):
+        away.outgoing(t)  # pings at 400 and 650
+    assert away.due_ms() == 180 + CUT_AFTER_MS  # before the ping at 900
+
+
 def test_unacknowledged_items_are_resent_in_order_but_not_into_a_cut() -> None:
     away = AwayLine(LINK, "away-1", "hall-b", "hall-a")
     away.receive(_packet(sent_ms=100, boot="owner-1"), 0)

@@ -283,6 +283,9 @@ class HallLine(Generic[Out, In]):
         if packet.ack > self._sent:
             why = f"acknowledges item {packet.ack}, but this side has sent {self._sent}"
             return [Ignored(self.link, why)]
+        if max(packet.last, packet.n) > self._taken_n + MAX_AHEAD:
+            why = f"item {max(packet.last, packet.n)} is too far ahead of {self._taken_n}"
+            return [Ignored(self.link, why)]
         out: list[LineDecision] = []
         if packet.boot != self._peer_boot:  # the other side (re)started: another clock
             self._peer_boot = packet.boot
@@ -306,9 +309,7 @@ class HallLine(Generic[Out, In]):
         out += self._heard(now_ms, fresh)
         if packet.n > 0 and packet.item is not None:
             self._owe_packet = True  # acknowledge it (a repeat too: our ack may be lost)
-            if packet.n > self._taken_n + MAX_AHEAD:
-                out.append(Ignored(self.link, f"item {packet.n} is too far ahead"))
-            elif packet.n > self._taken_n:
+            if packet.n > self._taken_n:
                 self._ahead[packet.n] = packet.item
         out += self._deliver(now_ms)
         out += self._follow(now_ms)
