@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -150,3 +152,11 @@ def test_any_bytes_give_a_message_or_a_message_error(payload: bytes) -> None:
     for parse in (parse_to_owner, parse_to_away):
         with contextlib.suppress(MessageError):  # any other exception fails the test
             parse(TO_OWNER, payload, LINK)
+
+
+def test_docs_list_every_field() -> None:
+    text = (Path(__file__).parents[2] / "docs" / "bus.md").read_text(encoding="utf-8")
+    section = text[text.index("### The hall line's packets") :]
+    for kind in (LinePacket, OwnerTruth, AwayStone, AwayPress):
+        for f in fields(kind):
+            assert f"`{f.name}`" in section, f"docs/bus.md lacks {kind.__name__}.{f.name}"
