@@ -65,6 +65,7 @@ def packets(items: st.SearchStrategy[Any]) -> st.SearchStrategy[LinePacket[Any]]
             draw(st.sampled_from(LINE_STATES)), draw(st.integers(0, 9)),
             draw(st.integers(0, 10**6)), last, draw(st.one_of(st.none(), ms)),
             draw(st.integers(0, 10**6)), n, item,
+            draw(st.sampled_from([None, ("hall-b", "wang"), ("h", "ref:7/x")])),
         )  # fmt: skip
 
     return build()
@@ -121,6 +122,10 @@ def _payload(**changes: Any) -> bytes:
             "0..224",
         ),
         ({"v": 2}, "v", "not supported"),
+        ({"request": ...}, "request", "is missing"),
+        ({"request": "hall-b:wang"}, "request", "must be an object"),
+        ({"request": {"hall": "hall-b"}}, "request.referee", "is missing"),
+        ({"request": {"hall": "Hall B", "referee": "w"}}, "request.hall", "does not match"),
     ],
 )
 def test_a_bad_packet_names_its_field(changes: dict[str, Any], field: str, reason: str) -> None:

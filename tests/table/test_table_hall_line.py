@@ -354,3 +354,20 @@ def test_recover_after_a_crash_at_any_point_rebuilds_the_same(
     sim.settle()
     assert [r.item for r in sim.owner.taken] == sim.inputs
     assert [r.item for r in sim.away.taken] == sim.truths
+
+
+def test_a_request_at_one_host_is_confirmed_at_the_other() -> None:
+    """Each hall's referee commands their own host: the request travels on the line."""
+    sim = LineSim(Net(0.0, 0.0, 75, 75, 20, (Cut(2000, 3000),)))
+    sim.run(3500)
+    assert sim.owner.state == "waiting_for_referees" == sim.away.state
+    assert sim.away.resume_requested("hall-b", "wang", sim.away_ms()) == []
+    (refused,) = sim.owner.resume_confirmed("hall-b", "liu", sim.t)  # not heard yet, and
+    assert isinstance(refused, ResumeRefused)  # the same hall could not confirm anyway
+    sim.run(3700)
+    (refused,) = sim.owner.resume_confirmed("hall-b", "liu", sim.t)
+    assert isinstance(refused, ResumeRefused) and "other hall" in refused.why
+    out = sim.owner.resume_confirmed("hall-a", "zhang", sim.t)
+    assert out[-1] == Resume(sim.t, LINK, ("hall-b:wang", "hall-a:zhang"))
+    sim.run(4000)
+    assert sim.away.state == "up" and sim.away.resumes == 1 == sim.owner.resumes

@@ -62,6 +62,7 @@ MAX_RESUMES = 10**6
 MAX_BUTTON = 255
 _LINK = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")  # the [[links]] id
 _BOOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}")
+_REFEREE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}")  # as ArbiterCommand.referee
 _KIND_OF: dict[type, str] = {
     AwayStone: "stone",
     AwayPress: "press",
@@ -139,11 +140,23 @@ def _packet(topic: str, payload: bytes, link: str, to_owner: bool) -> LinePacket
         inner = _Reader(topic, r.mapping("item"), "item.")
         item = _away_input(inner) if to_owner else _owner_truth(inner)
         inner.finish()
+    request = _request(r)
     r.finish()
     line_state = cast(LineState, state)  # one of LINE_STATES: checked
     return LinePacket(
-        link, boot, sent_ms, line_state, resumes, ack, last, echo_ms, echo_age_ms, n, item
-    )
+        link, boot, sent_ms, line_state, resumes, ack, last, echo_ms, echo_age_ms, n, item,
+        request,
+    )  # fmt: skip
+
+
+def _request(r: _Reader) -> tuple[str, str] | None:
+    """A resumption asked at the sender: ``{"hall": …, "referee": …}`` or null."""
+    if r.raw("request") is None:
+        return None
+    inner = _Reader(r.topic, r.mapping("request"), "request.")
+    request = (inner.text("hall", _LINK, 64), inner.text("referee", _REFEREE, 128))
+    inner.finish()
+    return request
 
 
 def parse_to_owner(topic: str, payload: bytes, link: str) -> LinePacket[AwayInput]:
@@ -205,6 +218,9 @@ def encode_packet(packet: LinePacket[Any]) -> bytes:
             "echo_age_ms": packet.echo_age_ms,
             "n": packet.n,
             "item": None if packet.item is None else _item(packet.item),
+            "request": None
+            if packet.request is None
+            else {"hall": packet.request[0], "referee": packet.request[1]},
         }
     )
 

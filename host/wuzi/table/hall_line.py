@@ -217,6 +217,7 @@ class HallLine(Generic[Out, In]):
         self._owe_packet = False
         self._cut_since_ms = 0
         self._request: tuple[str, str] | None = None  # (hall, referee) asking to resume
+        self._peer_request: tuple[str, str] | None = None  # the same, asked at the other side
 
     # -- sending -----------------------------------------------------------------------
 
@@ -255,7 +256,7 @@ class HallLine(Generic[Out, In]):
         age = 0 if echo is None else now_ms - self._echo_heard_ms
         return LinePacket(
             self.link, self.boot, now_ms, self.state, self.resumes,
-            self._taken_n, self._sent, echo, age, n, item,
+            self._taken_n, self._sent, echo, age, n, item, self._request,
         )  # fmt: skip
 
     def due_ms(self) -> int:
@@ -298,6 +299,7 @@ class HallLine(Generic[Out, In]):
             self._echo_heard_ms = now_ms
             self._peer_state = packet.state
             self._peer_resumes = packet.resumes
+            self._peer_request = packet.request if packet.state != "up" else None
         self._peer_last = max(self._peer_last, packet.last, packet.n)
         first = self._first_packet_ms
         if packet.echo_ms is not None and first is not None and packet.echo_ms >= first:
@@ -337,6 +339,7 @@ class HallLine(Generic[Out, In]):
         self.state = "cut"
         self._cut_since_ms = now_ms
         self._request = None
+        self._peer_request = None
         self._owe_packet = True
 
     def _back(self, now_ms: int) -> LineBack:
@@ -392,6 +395,7 @@ class HallLine(Generic[Out, In]):
         self.state = "up"
         self.resumes = count
         self._request = None
+        self._peer_request = None
         self._owe_packet = True
         return [Journal(LineResumed(count, now_ms)), Resume(now_ms, self.link, by)]
 
@@ -410,7 +414,8 @@ class HallLine(Generic[Out, In]):
 
     def resume_requested(self, by_hall: str, referee: str, now_ms: int) -> list[LineDecision]:
         """The referee of ``by_hall`` asks to resume (a signed command): it waits for the
-        other hall's referee to confirm."""
+        other hall's referee to confirm, here or at the other host (the request travels
+        in this side's packets)."""
         if by_hall not in (self.here, self.there):
             why = f"hall {by_hall!r} is not one of link {self.link!r}"
             return [ResumeRefused(now_ms, self.link, why)]
@@ -418,11 +423,13 @@ class HallLine(Generic[Out, In]):
         if problem is not None:
             return [ResumeRefused(now_ms, self.link, problem)]
         self._request = (by_hall, referee)
+        self._owe_packet = True
         return []
 
     def resume_confirmed(self, by_hall: str, referee: str, now_ms: int) -> list[LineDecision]:
-        """The referee of ``by_hall`` confirms the other hall's request: ``Resume``."""
-        request = self._request
+        """The referee of ``by_hall`` confirms the other hall's request (made here or at
+        the other host): ``Resume``."""
+        request = self._request or self._peer_request
         if request is None:
             return [ResumeRefused(now_ms, self.link, "no resumption was requested")]
         if by_hall == request[0] or by_hall not in (self.here, self.there):

@@ -119,7 +119,8 @@ class LinePacket(Generic[ItemT]):
     item is missed at once), and echoes the newest packet it heard: ``echo_ms`` is that
     packet's ``sent_ms`` (None: none heard yet since ``boot``) and ``echo_age_ms`` how long
     the sender held it before sending this one. ``boot`` names the sender's run, so a
-    restarted host's new clock is not compared with its old one."""
+    restarted host's new clock is not compared with its old one. ``request`` is the
+    resumption waiting at the sender for the other hall's confirmation."""
 
     link: str
     boot: str
@@ -132,6 +133,7 @@ class LinePacket(Generic[ItemT]):
     echo_age_ms: int
     n: int = 0
     item: ItemT | None = None
+    request: tuple[str, str] | None = None  # (hall, referee): a resumption asked here
 
 
 @dataclass(frozen=True)
