@@ -157,6 +157,18 @@ def test_resumption_needs_both_halls_or_the_chief() -> None:
     assert owner.state == "up" and owner.resumes == 1
 
 
+def test_resumption_waits_until_the_other_side_holds_too() -> None:
+    owner = _owner_with_clock()
+    (cut,) = owner.poll(1100 + CUT_AFTER_MS)  # the owner hears nothing; the away side
+    assert isinstance(cut, LineCut)  # still thinks the line up
+    (back,) = owner.receive(_packet(sent_ms=6000), 2000)
+    assert isinstance(back, LineBack) and owner.state == "waiting_for_referees"
+    (refused,) = owner.resume_by_chief("li", 2001)
+    assert isinstance(refused, ResumeRefused) and "not held its clock" in refused.why
+    owner.receive(_packet(sent_ms=6100, state="waiting_for_referees"), 2100)
+    assert isinstance(owner.resume_by_chief("li", 2101)[-1], Resume)
+
+
 def test_resumption_waits_until_nothing_is_missing() -> None:
     owner = _owner_with_clock()
     owner.send_truth(OwnerTruth((), 1, 1, None, True, None, 1200), 1200)

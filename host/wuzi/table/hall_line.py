@@ -387,7 +387,10 @@ class HallLine(Generic[Out, In]):
         missing = self._peer_last - self._taken_n
         if missing > 0:
             return f"{missing} item(s) of the other hall not received yet"
-        if self._peer_state not in ("waiting_for_referees", "up"):
+        peer = self._peer_state
+        if peer == "up" and self._peer_resumes <= self.resumes:
+            return "the other host has not held its clock for the cut yet"
+        if peer not in ("waiting_for_referees", "up"):
             return "the other host does not hear this one yet"
         return None
 
