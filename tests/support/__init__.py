@@ -3,5 +3,6 @@ pyproject.toml): real brokers (``broker``: Mosquitto; ``acl``: a broker set up b
 ``wuzi venue broker-config``), simulated boards on a loopback link (``boards``), a real
 ``wuzi host`` on simulated tables (``host``) or in-process (``service``), the director's
 final and events (``director``), off-screen frames and pixel checks (``screens``), the
-firmware under real MicroPython (``micropython``). Fixtures that use them are in
+firmware under real MicroPython (``micropython``), a hall line between two hosts
+simulated in milliseconds (``hall_line``). Fixtures that use them are in
 tests/conftest.py."""
