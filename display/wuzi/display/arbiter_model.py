@@ -46,7 +46,6 @@ from wuzi.bus.schemas import (
     ALERT_REASONS,
     Assignment,
     Cleared,
-    CompetitionState,
     HostStatus,
     Message,
     OpenAlert,
@@ -55,7 +54,13 @@ from wuzi.bus.schemas import (
     TableState,
 )
 from wuzi.bus.topics import TopicError, TopicKind, parse_topic
-from wuzi.display.clock_model import ClockFace, clock_change_ms, clock_face, event_name
+from wuzi.display.clock_model import (
+    ClockFace,
+    clock_change_ms,
+    clock_face,
+    event_name,
+    note_event_name,
+)
 from wuzi.display.timefmt import NEVER_MS
 from wuzi.rules.board import Board
 from wuzi.rules.errors import RulesError
@@ -279,12 +284,7 @@ class ArbiterModel:
 
     def _competition(self, event: str, message: Message) -> bool:
         """An event's summary: its name, for the lines and the board of its tables."""
-        old = self.event_names.get(event)
-        if isinstance(message, CompetitionState):
-            self.event_names[event] = message.event
-        elif isinstance(message, Cleared):
-            self.event_names.pop(event, None)
-        return self.event_names.get(event) != old
+        return note_event_name(self.event_names, event, message)
 
     # --- events -------------------------------------------------------------------------
 

@@ -110,6 +110,18 @@ def _title(table: int, event: str = "") -> str:
     return f"{title} · {event}" if event else title
 
 
+def note_event_name(names: dict[str, str], event: str, message: Message) -> bool:
+    """Keep event ``event``'s name from its competition summary (a `CompetitionState`, or
+    `Cleared` to forget it) in ``names``; whether the name changed. The clock screen and
+    the arbiter view name each table's event by it (`event_name`)."""
+    old = names.get(event)
+    if isinstance(message, CompetitionState):
+        names[event] = message.event
+    elif isinstance(message, Cleared):
+        names.pop(event, None)
+    return names.get(event) != old
+
+
 def event_name(event_id: str, names: dict[str, str], assignment: Assignment | None = None) -> str:
     """How a screen names event ``event_id`` ("" for none): its competition's name from
     ``names`` (event id to `CompetitionState.event`), else the assignment's of that event,
@@ -260,12 +272,7 @@ class ClockModel:
 
     def _apply_competition(self, event: str, message: Message) -> bool:
         """An event's summary: only its name matters here (the title)."""
-        old = self.event_names.get(event)
-        if isinstance(message, CompetitionState):
-            self.event_names[event] = message.event
-        elif isinstance(message, Cleared):
-            self.event_names.pop(event, None)
-        return self.event_names.get(event) != old
+        return note_event_name(self.event_names, event, message)
 
     @property
     def event(self) -> str:
