@@ -30,7 +30,14 @@ from wuzi.bus import topics
 from wuzi.config.broadcast import BridgeSettings
 from wuzi.config.credentials import read_secret_file
 
-__all__ = ["BRIDGED_LEVELS", "BridgeError", "bridge_conf", "bridge_topics", "read_bridge_password"]
+__all__ = [
+    "BRIDGED_LEVELS",
+    "BridgeError",
+    "bridge_conf",
+    "bridge_topics",
+    "conf_value",
+    "read_bridge_password",
+]
 
 BRIDGED_LEVELS = ("public", "competition")
 """The venue's top levels the bridge carries out; nothing else crosses."""
@@ -62,7 +69,10 @@ def read_bridge_password(settings: BridgeSettings) -> str | None:
         ) from None
 
 
-def _value(key: str, value: str) -> str:
+def conf_value(key: str, value: str) -> str:
+    """``value`` as one word of ``mosquitto.conf``; `BridgeError` naming ``key`` if it
+    cannot be one (Mosquitto would read a space as the end of the value, '#' as a
+    comment)."""
     if not value or any(c.isspace() for c in value) or "#" in value[:1]:
         raise BridgeError(
             f"{key}: {value!r} cannot be written into mosquitto.conf (empty, white space, "
@@ -76,7 +86,7 @@ def bridge_conf(venue_id: str, settings: BridgeSettings, password: str | None = 
     lines = [
         f"# Bridge of venue {venue_id} to an outside broker: the public trees only, out only",
         "# (wuzi venue broker-config; docs/broadcast.md). Holds the remote password: mode 0640.",
-        f"connection {_value('bridge.name', settings.name)}",
+        f"connection {conf_value('bridge.name', settings.name)}",
         f"address {settings.host}:{settings.port}",
     ]
     lines += [f"topic {pattern} out {QOS}" for pattern in bridge_topics(venue_id)]
@@ -91,14 +101,14 @@ def bridge_conf(venue_id: str, settings: BridgeSettings, password: str | None = 
         "keepalive_interval 30",
     ]
     if settings.username is not None:
-        lines.append(f"remote_username {_value('bridge.username', settings.username)}")
+        lines.append(f"remote_username {conf_value('bridge.username', settings.username)}")
         if password is not None:
-            lines.append(f"remote_password {_value('bridge.password_file', password)}")
+            lines.append(f"remote_password {conf_value('bridge.password_file', password)}")
     elif password is not None:
         raise BridgeError("bridge.password_file: a password needs bridge.username")
     if settings.tls:
         if settings.cafile is not None:
-            lines.append(f"bridge_cafile {_value('bridge.cafile', settings.cafile)}")
+            lines.append(f"bridge_cafile {conf_value('bridge.cafile', settings.cafile)}")
         else:
             lines.append("bridge_capath /etc/ssl/certs")
         lines += ["bridge_tls_version tlsv1.2", "bridge_insecure false"]

@@ -31,7 +31,7 @@ from __future__ import annotations
 from wuzi.bus import topics
 from wuzi.config.links import CentralSettings, LinkConfig
 from wuzi.config.venue import VenueConfig
-from wuzi.venue.bridge import BridgeError
+from wuzi.venue.bridge import BridgeError, conf_value
 
 __all__ = [
     "LINKS_FILE",
@@ -69,15 +69,6 @@ def link_host_rules(venue: VenueConfig, tables: tuple[int, ...]) -> list[tuple[s
     return rules
 
 
-def _value(key: str, value: str) -> str:
-    if not value or any(c.isspace() for c in value) or "#" in value[:1]:
-        raise BridgeError(
-            f"{key}: {value!r} cannot be written into mosquitto.conf (empty, white space, "
-            "or a leading '#')"
-        )
-    return value
-
-
 def links_conf(venue: VenueConfig, password: str | None) -> str:
     """The ``connection`` block to the central broker for ``mosquitto.conf`` (module doc);
     `BridgeError` for a venue without links or a value Mosquitto cannot take."""
@@ -88,7 +79,7 @@ def links_conf(venue: VenueConfig, password: str | None) -> str:
         f"# Hall line of venue {venue.id} to the central broker: the linked tables'",
         "# line/<link>/# topics only (wuzi venue broker-config; docs/linked.md).",
         "# Holds the central broker's password: mode 0640.",
-        f"connection {_value('central.name', central.name)}",
+        f"connection {conf_value('central.name', central.name)}",
         f"address {central.host}:{central.port}",
     ]
     for link in venue.links:
@@ -99,11 +90,11 @@ def links_conf(venue: VenueConfig, password: str | None) -> str:
         lines += [f"topic {pattern} {way} {QOS}" for pattern, way in link_topics(link)]
     lines += [
         "bridge_protocol_version mqttv311",
-        f"remote_clientid {_value('central.username', central.username)}",
+        f"remote_clientid {conf_value('central.username', central.username)}",
         f"remote_username {central.username}",
     ]
     if password is not None:
-        lines.append(f"remote_password {_value('central.password_file', password)}")
+        lines.append(f"remote_password {conf_value('central.password_file', password)}")
     lines += [
         "cleansession false",  # both directions queued while the line is cut
         "notifications false",  # no $SYS connection notices at the central broker
@@ -114,7 +105,7 @@ def links_conf(venue: VenueConfig, password: str | None) -> str:
     ]
     if central.tls:
         if central.ca_file is not None:
-            lines.append(f"bridge_cafile {_value('central.ca_file', central.ca_file)}")
+            lines.append(f"bridge_cafile {conf_value('central.ca_file', central.ca_file)}")
         else:
             lines.append("bridge_capath /etc/ssl/certs")
         lines += ["bridge_tls_version tlsv1.2", "bridge_insecure false"]
