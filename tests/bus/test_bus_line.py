@@ -25,7 +25,9 @@ from wuzi.table.line_messages import (
     LINE_STATES,
     AwayButton,
     AwayClaim,
+    AwayMirrored,
     AwayPress,
+    AwayShown,
     AwayStone,
     LinePacket,
     OwnerTruth,
@@ -40,6 +42,8 @@ away_inputs = st.one_of(
     st.builds(AwayPress, st.integers(0, 255), ms),
     st.builds(AwayClaim, st.integers(0, 255), ms),
     st.builds(AwayButton, st.integers(0, 255), ms),
+    st.builds(AwayShown, st.integers(1, 225), ms),
+    st.builds(AwayMirrored, st.integers(1, 225), st.integers(0, 224), ms),
 )
 
 
@@ -115,6 +119,9 @@ def _payload(**changes: Any) -> bytes:
         ({"item": None}, "item", "is missing though n is 4"),
         ({"item": {"kind": "kick", "at_ms": 1}}, "item.kind", "must be one of"),
         ({"item": {"kind": "press", "at_ms": 1}}, "item.button", "is missing"),
+        ({"item": {"kind": "shown", "at_ms": 1, "move": 0}}, "item.move", "must be in"),
+        ({"item": {"kind": "shown", "at_ms": 1, "move": 1, "point": 3}}, "item.point", "unknown key"),
+        ({"item": {"kind": "mirrored", "at_ms": 1, "move": 2}}, "item.point", "is missing"),
         ({"item": {"kind": "press", "at_ms": 1, "button": 1, "x": 0}}, "item.x", "unknown key"),
         (
             {"item": {"kind": "stone", "at_ms": 1, "point": 225, "colour": "black"}},
@@ -162,6 +169,6 @@ def test_any_bytes_give_a_message_or_a_message_error(payload: bytes) -> None:
 def test_docs_list_every_field() -> None:
     text = (Path(__file__).parents[2] / "docs" / "bus.md").read_text(encoding="utf-8")
     section = text[text.index("### The hall line's packets") :]
-    for kind in (LinePacket, OwnerTruth, AwayStone, AwayPress):
+    for kind in (LinePacket, OwnerTruth, AwayStone, AwayPress, AwayShown, AwayMirrored):
         for f in fields(kind):
             assert f"`{f.name}`" in section, f"docs/bus.md lacks {kind.__name__}.{f.name}"

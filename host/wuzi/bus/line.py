@@ -35,7 +35,9 @@ from wuzi.table.line_messages import (
     AwayButton,
     AwayClaim,
     AwayInput,
+    AwayMirrored,
     AwayPress,
+    AwayShown,
     AwayStone,
     LineItem,
     LinePacket,
@@ -46,6 +48,7 @@ from wuzi.table.line_messages import (
 __all__ = [
     "INPUT_KINDS",
     "MAX_BUTTON",
+    "MAX_MOVE",
     "MAX_NUMBER",
     "encode_packet",
     "encode_truth",
@@ -54,8 +57,11 @@ __all__ = [
     "parse_truth",
 ]
 
-INPUT_KINDS = ("stone", "press", "claim", "button")
-"""The ``kind`` of an away input's item, one per type (``AwayStone`` … ``AwayButton``)."""
+INPUT_KINDS = ("stone", "press", "claim", "button", "shown", "mirrored")
+"""The ``kind`` of an away input's item, one per type (``AwayStone`` … ``AwayButton``,
+``AwayShown``, ``AwayMirrored``)."""
+MAX_MOVE = MAX_POINT + 1
+"""A move number names a stone of ``OwnerTruth.moves``: 1 to a full board."""
 MAX_NUMBER = 10**9
 """Items numbered (and acknowledged) up to this: a game has a few hundred."""
 MAX_RESUMES = 10**6
@@ -68,6 +74,8 @@ _KIND_OF: dict[type, str] = {
     AwayPress: "press",
     AwayClaim: "claim",
     AwayButton: "button",
+    AwayShown: "shown",
+    AwayMirrored: "mirrored",
 }
 
 
@@ -78,6 +86,10 @@ def _away_input(r: _Reader) -> AwayInput:
         colour = r.choice("colour", COLOURS)
         assert colour is not None  # not optional
         return AwayStone(r.integer("point", 0, MAX_POINT), colour, at_ms)
+    if kind == "shown":
+        return AwayShown(r.integer("move", 1, MAX_MOVE), at_ms)
+    if kind == "mirrored":
+        return AwayMirrored(r.integer("move", 1, MAX_MOVE), r.integer("point", 0, MAX_POINT), at_ms)
     button = r.integer("button", 0, MAX_BUTTON)
     if kind == "press":
         return AwayPress(button, at_ms)
@@ -191,6 +203,10 @@ def _item(item: LineItem) -> JsonObject:
     obj: JsonObject = {"kind": _KIND_OF[type(item)], "at_ms": item.at_ms}
     if isinstance(item, AwayStone):
         obj.update(point=item.point, colour=item.colour)
+    elif isinstance(item, AwayShown):
+        obj["move"] = item.move
+    elif isinstance(item, AwayMirrored):
+        obj.update(move=item.move, point=item.point)
     else:
         obj["button"] = item.button
     return obj

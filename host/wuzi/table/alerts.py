@@ -45,6 +45,7 @@ class AlertReason(enum.Enum):
     BOARD = "board"  # another board alert (occupied, sensor stuck, link …)
     REFUSED = "refused"  # an action the game refused (named in the text)
     HOST_RESTARTED = "host_restarted"  # the host came back after a crash: clocks held
+    MIRRORING = "mirroring"  # a linked game's away board disagrees with the game: never a verdict
 
 
 BOARD_REASONS = frozenset(

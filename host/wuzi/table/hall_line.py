@@ -43,7 +43,9 @@ from wuzi.table.line_messages import (
     AwayButton,
     AwayClaim,
     AwayInput,
+    AwayMirrored,
     AwayPress,
+    AwayShown,
     AwayStone,
     LineAcked,
     LineItem,
@@ -520,7 +522,7 @@ class OwnerLine(HallLine[OwnerTruth, AwayInput]):
 class AwayLine(HallLine[AwayInput, OwnerTruth]):
     """The away host's side: sends its table's inputs, takes the owner's truth."""
 
-    OUT_TYPES = (AwayStone, AwayPress, AwayClaim, AwayButton)
+    OUT_TYPES = (AwayStone, AwayPress, AwayClaim, AwayButton, AwayShown, AwayMirrored)
 
     def send_input(self, item: AwayInput, now_ms: int) -> LineSent:
         """Number an input of this table for sending; journal the returned record."""

@@ -28,7 +28,9 @@ __all__ = [
     "AwayButton",
     "AwayClaim",
     "AwayInput",
+    "AwayMirrored",
     "AwayPress",
+    "AwayShown",
     "AwayStone",
     "LineAcked",
     "LineItem",
@@ -84,7 +86,28 @@ class AwayButton:
     at_ms: int
 
 
-AwayInput = AwayStone | AwayPress | AwayClaim | AwayButton
+@dataclass(frozen=True)
+class AwayShown:
+    """The owner's move number ``move`` (1 = the first stone of ``OwnerTruth.moves``) was
+    shown at the away table at ``at_ms`` (away ms): its clock unit's faces and its board's
+    point light (the time rule's ``shown``: the away player's clock may start)."""
+
+    move: int
+    at_ms: int
+
+
+@dataclass(frozen=True)
+class AwayMirrored:
+    """The away player placed the stone of the owner's move number ``move`` on ``point`` of
+    their own board, read by the board at ``at_ms`` (away ms): the mirroring (the time
+    rule's ``mirrored``). Never a move of the away player's."""
+
+    move: int
+    point: int
+    at_ms: int
+
+
+AwayInput = AwayStone | AwayPress | AwayClaim | AwayButton | AwayShown | AwayMirrored
 
 
 @dataclass(frozen=True)
