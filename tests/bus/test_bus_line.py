@@ -120,7 +120,11 @@ def _payload(**changes: Any) -> bytes:
         ({"item": {"kind": "kick", "at_ms": 1}}, "item.kind", "must be one of"),
         ({"item": {"kind": "press", "at_ms": 1}}, "item.button", "is missing"),
         ({"item": {"kind": "shown", "at_ms": 1, "move": 0}}, "item.move", "must be in"),
-        ({"item": {"kind": "shown", "at_ms": 1, "move": 1, "point": 3}}, "item.point", "unknown key"),
+        (
+            {"item": {"kind": "shown", "at_ms": 1, "move": 1, "point": 3}},
+            "item.point",
+            "unknown key",
+        ),
         ({"item": {"kind": "mirrored", "at_ms": 1, "move": 2}}, "item.point", "is missing"),
         ({"item": {"kind": "press", "at_ms": 1, "button": 1, "x": 0}}, "item.x", "unknown key"),
         (
