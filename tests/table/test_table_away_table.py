@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from wuzi.link import segments
@@ -18,6 +18,7 @@ from wuzi.table.away_table import (
     Dark,
     Light,
     clock_text,
+    colour_of_move,
     point_text,
 )
 from wuzi.table.line_messages import (
@@ -280,9 +281,12 @@ def test_bad_construction_is_named() -> None:
         AwayTable(1, "l", "black", own_button=2)
 
 
+near = st.one_of(st.integers(0, 6), st.integers(0, 224))  # few points: stones meet moves
+
+
 @st.composite
 def truths(draw: st.DrawFn) -> OwnerTruth:
-    moves = tuple(draw(st.lists(st.integers(0, 224), unique=True, max_size=12)))
+    moves = tuple(draw(st.lists(near, unique=True, max_size=8)))
     mirror = draw(st.sampled_from([None, *moves]))
     running = draw(st.sampled_from([None, "black", "white"]))
     clock = st.integers(-10_000, 10**7)
@@ -300,8 +304,9 @@ def truths(draw: st.DrawFn) -> OwnerTruth:
 steps = st.lists(
     st.one_of(
         st.tuples(st.just("truth"), truths()),
-        st.tuples(st.just("stone"), st.integers(0, 224), st.sampled_from(["black", "white"])),
-        st.tuples(st.just("removed"), st.integers(0, 224)),
+        st.tuples(st.just("stone"), near, st.sampled_from(["black", "white"])),
+        st.tuples(st.just("removed"), near),
+        st.tuples(st.just("mirror")),  # the player places the stone the last truth shows
         st.tuples(st.just("press"), st.integers(0, 2)),
         st.tuples(st.just("cut"), st.sampled_from(["cut", "back", "resumed"])),
         st.tuples(st.just("tick"), st.integers(0, 5_000)),
@@ -318,6 +323,7 @@ def test_any_sequence_never_raises_nor_sends_an_opponents_stone_as_a_move(
     table = away(colour=colour, can_light=can_light)
     now = 0
     mirror: int | None = None  # the last truth's point to mirror
+    mirrored = 0
     for step in sequence:
         now += 7
         kind = step[0]
@@ -325,6 +331,11 @@ def test_any_sequence_never_raises_nor_sends_an_opponents_stone_as_a_move(
             assert isinstance(step[1], OwnerTruth)
             mirror = step[1].mirror
             out = table.truth(step[1], now)
+        elif kind == "mirror":
+            if table.to_mirror is None:
+                continue
+            point = table.to_mirror
+            out = table.stone(point, colour_of_move(table.truth_moves.index(point)), now - 3, now)
         elif kind == "stone":
             out = table.stone(int(step[1]), str(step[2]), now - 3, now)  # type: ignore[call-overload]
         elif kind == "removed":
@@ -343,6 +354,7 @@ def test_any_sequence_never_raises_nor_sends_an_opponents_stone_as_a_move(
                 assert item.colour == colour  # never the opponent's stone as a move
             if isinstance(item, AwayMirrored):
                 assert item.point == mirror  # only the point the owner asked for
+                mirrored += 1
         for alert in out.alerts:
             assert alert.reason is AlertReason.MIRRORING and "table 3" in alert.text
         if not can_light:
@@ -350,3 +362,14 @@ def test_any_sequence_never_raises_nor_sends_an_opponents_stone_as_a_move(
         faces = table.faces(now)
         for text, colon in zip(faces.text, faces.colon, strict=True):
             segments.text(text, colon=colon)  # always drawable
+    event(f"mirrored: {mirrored > 0}")  # --hypothesis-show-statistics: both cases are met
+
+
+def test_a_move_taken_back_and_replayed_elsewhere_is_shown_again() -> None:
+    table = away()
+    table.truth(truth((I9, H8, J10), running=None, mirror=J10), 1_000)
+    out = table.truth(truth((I9, H8, G7), running=None, mirror=G7), 2_000)  # move 3 again
+    assert out.send == [AwayShown(3, 2_000)]
+    assert out.lamp == [Light(G7, "black")]
+    assert table.stone(J10, "black", 2_100, 2_100).alerts  # the old point is wrong now
+    assert table.stone(G7, "black", 2_200, 2_200).send == [AwayMirrored(3, G7, 2_200)]

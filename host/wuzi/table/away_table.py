@@ -279,7 +279,7 @@ class AwayTable:
             return out
         index = len(owner_truth.moves) - 1 - owner_truth.moves[::-1].index(mirror)
         move = index + 1
-        if self._mirror is not None and self._mirror.move == move:
+        if self._mirror is not None and (self._mirror.move, self._mirror.point) == (move, mirror):
             return out  # the same move again (a repeated truth)
         self._mirror = _Mirror(move, mirror, colour_of_move(index))
         out.send.append(AwayShown(move, now_ms))
