@@ -13,7 +13,9 @@ from wuzi.display.arbiter_model import (
     CRITICAL,
     INFRACTION,
     OFFLINE,
+    REASON_LABELS,
     STALE,
+    TIERS,
     ArbiterModel,
     tier_of,
 )
@@ -28,6 +30,7 @@ from wuzi.display.sample import SAMPLE_VENUE
 from wuzi.display.timefmt import NEVER_MS
 from wuzi.rules.board import Board, parse_point, parse_points
 from wuzi.rules.forbidden import forbidden_points
+from wuzi.table.alerts import AlertReason
 
 V = SAMPLE_VENUE
 NOW = 50_000_000
@@ -311,3 +314,11 @@ def test_a_referee_state_cleared_drops_its_alerts() -> None:
 def test_bad_thresholds_are_refused() -> None:
     with pytest.raises(ValueError, match="stale_after_ms"):
         ArbiterModel(stale_after_ms=0)
+
+
+def test_every_alert_reason_has_a_label_and_a_tier() -> None:
+    """A new reason of the table's vocabulary (`AlertReason`) reaches referees named and
+    in its place, not as a bare word filed with the infractions."""
+    for reason in AlertReason:
+        assert reason.value in REASON_LABELS, reason
+        assert reason.value in TIERS, reason

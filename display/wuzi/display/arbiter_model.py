@@ -96,6 +96,7 @@ TIERS: dict[str, int] = {
     "offer_not_removed": INFRACTION,
     "refused": INFRACTION,
     "board": OFFLINE,
+    "mirroring": OFFLINE,  # a linked game's board to put right: never a player's infraction
     "host_restarted": OFFLINE,
     "board_offline": OFFLINE,
     "host_offline": OFFLINE,
@@ -118,6 +119,7 @@ REASON_LABELS: dict[str, str] = {
     "offer_not_removed": "未撤子 offer not removed",
     "refused": "拒绝 refused",
     "board": "棋盘 board",
+    "mirroring": "摆子 mirroring",
     "host_restarted": "主机重启 host restarted",
     "board_offline": "棋盘离线 board offline",
     "host_offline": "主机离线 host offline",
