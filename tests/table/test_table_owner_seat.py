@@ -206,7 +206,7 @@ def test_after_a_cut_the_game_ends_the_same_at_both_halls_and_the_hold_is_free()
     assert [d for d in pair.decisions if isinstance(d, OwnerAlert | ItemRefused)] == []
 
 
-def test_twin_with_the_cut_as_an_equipment_hold_matches() -> None:
+def test_a_think_across_the_cut_is_charged_as_the_twin_held_for_the_equipment() -> None:
     """Black's fifth think spans the cut: the owner player's press comes 12 s after their
     clock started in wall time; black is charged 12 s minus the hold, as the twin paused
     for the equipment over the same span."""
@@ -216,14 +216,12 @@ def test_twin_with_the_cut_as_an_equipment_hold_matches() -> None:
     pair.run_until(started + 12_000 + 100)
     resumed = next(d for d in pair.line_events["owner"] if isinstance(d, Resume)).at_ms
     declared = next(d for d in pair.line_events["owner"] if isinstance(d, LineCut)).at_ms
-    twin = Clock("2700+30")
+    twin = Clock("2700+30")  # black's think alone: its clock runs from 0 (= started)
     twin.start(0)
-    twin.press(1 * S)  # to black's turn on the twin... seats: make FIRST run again
-    twin.press(2 * S)
-    twin_base = twin.remaining_ns(BLACK, 2 * S) // S
-    twin.pause((2 + declared - started) * S, hold=EQUIPMENT_HOLD)
-    twin.resume((2 + resumed - started) * S, hold=EQUIPMENT_HOLD)
-    charged_twin = twin_base - twin.remaining_ns(BLACK, (2 + 12_000 - 50) * S) // S
+    twin_base = twin.remaining_ns(BLACK, 0) // S
+    twin.pause((declared - started) * S, hold=EQUIPMENT_HOLD)
+    twin.resume((resumed - started) * S, hold=EQUIPMENT_HOLD)
+    charged_twin = twin_base - twin.remaining_ns(BLACK, (12_000 - 50) * S) // S
     charged = base - pair.seat.time(started + 12_000 - 50).remaining(BLACK)
     assert abs(charged - charged_twin) <= 1
     assert charged == 12_000 - 50 - (resumed - declared)
