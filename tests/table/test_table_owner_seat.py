@@ -355,6 +355,11 @@ def test_the_owner_player_out_of_turn_and_bad_arguments_raise_naming_the_field()
         seat.shown_here(2, -1)
     with pytest.raises(OwnerSeatError, match="owner player's own"):
         seat.shown_here(1, 1)
+    seat.board_stone(I9, "white", 21_000)
+    with pytest.raises(OwnerSeatError, match="shown_here: move 2 shown"):
+        seat.shown_here(2, 9_999)  # shown at 9 080 already: another instant is refused
+    with pytest.raises(OwnerSeatError, match="line_back"):
+        seat.line_back(30_000)  # no cut to come back from
     with pytest.raises(OwnerSeatError, match="owner_colour"):
         OwnerSeat(3, LINK, "600", grace_ms=0, owner_colour="red")
 

@@ -26,6 +26,8 @@ and the game's end.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from wuzi.clock.linked import HoldReason, LinkedClockRule, LinkedTime
@@ -151,6 +153,15 @@ def _check_point(value: object) -> int:
     return value
 
 
+@contextmanager
+def _refused(call: str) -> Iterator[None]:
+    """The time rule's refusal of an owner's own fact, as this module's error."""
+    try:
+        yield
+    except LinkedTimeError as error:
+        raise OwnerSeatError(f"{call}: {error}") from error
+
+
 def _seat_of(colour: str) -> Seat:
     return Seat.FIRST if colour == COLOURS[0] else Seat.SECOND
 
@@ -234,7 +245,8 @@ class OwnerSeat:
 
     def start(self, at_ms: int) -> None:
         """The game starts at ``at_ms``: black's clock runs."""
-        self.rule.start(Seat.FIRST, _check_ms("at_ms", at_ms))
+        with _refused("start"):
+            self.rule.start(Seat.FIRST, _check_ms("at_ms", at_ms))
         self._started = True
 
     # -- the away seat, from the hall line ---------------------------------------------
@@ -328,7 +340,8 @@ class OwnerSeat:
             raise OwnerSeatError(f"the owner player ({self.owner_colour}) pressed out of turn")
         if point in self._moves:
             raise OwnerSeatError(f"point {point_name(point)} is already a move of the game")
-        self.rule.pressed(self.owner_seat, at_ms, move=len(self._moves) + 1)
+        with _refused("own_press"):
+            self.rule.pressed(self.owner_seat, at_ms, move=len(self._moves) + 1)
         self._moves.append(point)
         return OwnerOutcome()
 
@@ -337,7 +350,8 @@ class OwnerSeat:
         clock unit's faces, the point LED): ``rule.shown`` for the owner player."""
         _check_ms("at_ms", at_ms)
         self._check_away_move(move)
-        self.rule.shown(self.owner_seat, at_ms, move=move)
+        with _refused("shown_here"):
+            self.rule.shown(self.owner_seat, at_ms, move=move)
         return OwnerOutcome()
 
     def _check_away_move(self, move: int) -> None:
@@ -405,7 +419,8 @@ class OwnerSeat:
             )
             return out
         if move not in self._here_mirrored:
-            self.rule.mirrored(self.owner_seat, at_ms, move=move)
+            with _refused("mirrored_here"):
+                self.rule.mirrored(self.owner_seat, at_ms, move=move)
             self._here_mirrored.add(move)
         return out
 
@@ -413,12 +428,14 @@ class OwnerSeat:
 
     def line_cut(self, at_ms: int) -> None:
         """The hall line's ``LineCut``: both clocks held from ``at_ms``."""
-        self.rule.line_cut(_check_ms("at_ms", at_ms))
+        with _refused("line_cut"):
+            self.rule.line_cut(_check_ms("at_ms", at_ms))
 
     def line_back(self, at_ms: int) -> None:
         """The referees' ``Resume`` (not the line's ``LineBack``: the game stays held
         until the referees resume together): the clocks run again from ``at_ms``."""
-        self.rule.line_back(_check_ms("at_ms", at_ms))
+        with _refused("line_back"):
+            self.rule.line_back(_check_ms("at_ms", at_ms))
 
     # -- the truth --------------------------------------------------------------------
 
