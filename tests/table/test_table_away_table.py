@@ -6,6 +6,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from wuzi.clock.face import counter_text as clock_text
 from wuzi.link import segments
 from wuzi.rules.board import parse_point
 from wuzi.table.alerts import AlertReason
@@ -17,7 +18,6 @@ from wuzi.table.away_table import (
     AwayTableError,
     Dark,
     Light,
-    clock_text,
     colour_of_move,
     point_text,
 )

@@ -17,10 +17,19 @@ the screens. ("Display" names several things in Wuzi; here it is only the clock'
 from __future__ import annotations
 
 from wuzi.clock import timing
-from wuzi.clock.control import NS_PER_S, TimeControl
+from wuzi.clock.control import NS_PER_MS, NS_PER_S, TimeControl
 from wuzi.clock.machine import ClockState
 
-__all__ = ["TENTHS_FROM_NS", "change_after_ns", "face_text", "next_change_ns"]
+__all__ = [
+    "HOUR_MS",
+    "TENTHS_FROM_MS",
+    "TENTHS_FROM_NS",
+    "change_after_ns",
+    "counter_text",
+    "face_text",
+    "next_change_ns",
+    "point_text",
+]
 
 TENTH_NS = NS_PER_S // 10
 TENTHS_FROM_NS = 10 * NS_PER_S  # at and below 10 s the face shows tenths
@@ -43,6 +52,36 @@ def face_text(ns: int) -> str:
     if hours:
         return f"{hours}:{minutes:02d}:{secs:02d}"
     return f"{minutes}:{secs:02d}"
+
+
+TENTHS_FROM_MS = TENTHS_FROM_NS // NS_PER_MS  # the same threshold in ms
+HOUR_MS = 3_600_000
+
+
+def counter_text(remaining_ms: int) -> tuple[str, bool]:
+    """A clock counter on a clock unit's 4 digits and whether the colon is lit, as it
+    shows it: ``45:00`` → ``"4500"``; ``0:11`` → ``" 011"``; from 10 s down tenths, the
+    colon standing for the decimal point (``9.5`` → ``" 95 "``); an hour or more as hours
+    and minutes (``1:02:03`` → ``"1h03"``); rounded up, ``0.0`` once the time is gone. The
+    one formatting of both the host's clock faces (``wuzi.host.displays``) and a linked
+    game's away table (``wuzi.table.away_table``)."""
+    if remaining_ms <= TENTHS_FROM_MS:
+        tenths = max(0, _ceil_div(remaining_ms, 100))
+        return f"{tenths // 10:>2}{tenths % 10} ", True
+    seconds = _ceil_div(remaining_ms, 1000)
+    if seconds * 1000 < HOUR_MS:
+        minutes, secs = divmod(seconds, 60)
+        return f"{minutes:>2}{secs:02d}", True
+    hours, minutes = divmod(_ceil_div(seconds, 60), 60)
+    if hours < 10:
+        return f"{hours}h{minutes:02d}", False
+    return f"{min(hours, 999):>3}h", False
+
+
+def point_text(name: str) -> str:
+    """A point (``"h8"``, ``"o15"``) on 4 digits: column, blank, row: ``"h 8 "``, ``"o 15"``
+    (an offer on the host's menu, the stone to mirror on a linked game's away table)."""
+    return f"{name[0]} {name[1:]:<2}"
 
 
 def change_after_ns(face: int) -> int:

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wuzi.clock.control import NS_PER_S, TimeControl
+from wuzi.clock.control import NS_PER_MS, NS_PER_S, TimeControl
 from wuzi.clock.errors import ClockError
 from wuzi.clock.events import EQUIPMENT_HOLD, FLAG_HOLD
-from wuzi.clock.face import TENTHS_FROM_NS, next_change_ns
+from wuzi.clock.face import counter_text, next_change_ns, point_text
 from wuzi.clock.machine import ClockState, advance
 from wuzi.clock.snapshot import SideView, view_of
 from wuzi.link import segments
@@ -85,7 +85,6 @@ STAND_INS = {
 """How a letter ``wuzi.link.segments`` cannot draw is drawn (only while it cannot):
 the usual seven-segment look-alike, or ``-`` when there is none (k, m)."""
 
-_HOUR_S = 3600
 _MAX_CHANGE_STEPS = 128  # > 60: the steps of a minute shown as h:mm; then just redraw
 
 
@@ -144,17 +143,8 @@ def clock_face(view: SideView) -> tuple[str, bool]:
     periods = view.periods_left
     if view.overtime and periods is not None and 1 <= periods <= 9 and face <= 99 * NS_PER_S:
         return f"{periods}-{max(0, _ceil_div(face, NS_PER_S)):>2}", False
-    if face <= TENTHS_FROM_NS:
-        tenths = max(0, _ceil_div(face, NS_PER_S // 10))
-        return f"{tenths // 10:>2}{tenths % 10} ", True
-    seconds = _ceil_div(face, NS_PER_S)
-    if seconds < _HOUR_S:
-        minutes, secs = divmod(seconds, 60)
-        return f"{minutes:>2}{secs:02d}", True
-    hours, minutes = divmod(_ceil_div(seconds, 60), 60)
-    if hours < 10:
-        return f"{hours}h{minutes:02d}", False
-    return f"{min(hours, 999):>3}h", False
+    # whole ms rounded up: the counter's tenths, seconds and minutes round up alike
+    return counter_text(_ceil_div(face, NS_PER_MS))
 
 
 def menu_text(menu: Menu) -> str:
@@ -165,10 +155,9 @@ def menu_text(menu: Menu) -> str:
         n = int(option)
         return f" n{n:>2}" if n < 100 else f"n{min(n, 999):>3}"
     if menu.action is Action.CHOOSE_OFFER:
-        column, row = option[0], option[1:]
-        if column not in COLUMNS:
+        if option[0] not in COLUMNS:
             raise DisplayError(f"{option!r} is not a point")
-        return f"{column} {row:<2}"
+        return point_text(option)
     label = CHOICE_LABELS.get(option)
     if label is None:  # a choice of a procedure added later: its first letters
         label = "".join(ch if _showable(ch) or ch.lower() in STAND_INS else "-" for ch in option)

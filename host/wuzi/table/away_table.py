@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wuzi.clock.face import HOUR_MS, TENTHS_FROM_MS, counter_text
+from wuzi.clock.face import point_text as digits_point_text
 from wuzi.rules.board import POINTS, point_name
 from wuzi.table.alerts import AlertReason
 from wuzi.table.line_messages import (
@@ -59,15 +61,12 @@ __all__ = [
     "AwayTableError",
     "Dark",
     "Light",
-    "clock_text",
     "colour_of_move",
     "point_text",
 ]
 
 HELD_TEXT = "HOLd"  # as wuzi.host.displays: the game is held, no time runs
 IDLE_TEXT = "----"  # no truth from the owner yet
-_TENTHS_FROM_MS = 10_000
-_HOUR_MS = 3_600_000
 _MAX_BUTTON = 255
 
 
@@ -130,42 +129,20 @@ def colour_of_move(index: int) -> str:
 
 def point_text(point: int) -> str:
     """A point on 4 digits: column, blank, row: ``h 8 ``, ``o 15``."""
-    name = point_name(point)
-    return f"{name[0]} {name[1:]:<2}"
-
-
-def _ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def clock_text(remaining_ms: int) -> tuple[str, bool]:
-    """A counter on 4 digits and its colon, as a table's clock unit shows it: ``45:00`` →
-    ``"4500"``, tenths from 10 s down (``9.5`` → ``" 95 "``, the colon the decimal point),
-    an hour or more as ``"1h03"``; rounded up, ``0.0`` once the time is gone."""
-    if remaining_ms <= _TENTHS_FROM_MS:
-        tenths = max(0, _ceil_div(remaining_ms, 100))
-        return f"{tenths // 10:>2}{tenths % 10} ", True
-    seconds = _ceil_div(remaining_ms, 1000)
-    if seconds * 1000 < _HOUR_MS:
-        minutes, secs = divmod(seconds, 60)
-        return f"{minutes:>2}{secs:02d}", True
-    hours, minutes = divmod(_ceil_div(seconds, 60), 60)
-    if hours < 10:
-        return f"{hours}h{minutes:02d}", False
-    return f"{min(hours, 999):>3}h", False
+    return digits_point_text(point_name(point))
 
 
 def _change_after_ms(remaining_ms: int) -> int | None:
     """How long until a running counter at ``remaining_ms`` shows something else."""
     if remaining_ms <= 0:
         return None
-    if remaining_ms <= _TENTHS_FROM_MS:
+    if remaining_ms <= TENTHS_FROM_MS:
         unit = 100
-    elif remaining_ms <= _HOUR_MS:
+    elif remaining_ms <= HOUR_MS:
         unit = 1000
     else:
         unit = 60_000
-    return remaining_ms - (_ceil_div(remaining_ms, unit) - 1) * unit
+    return remaining_ms - (-(-remaining_ms // unit) - 1) * unit
 
 
 @dataclass
@@ -452,7 +429,7 @@ class AwayTable:
                 after = _change_after_ms(remaining)
                 if after is not None and not (display == other and point is not None):
                     change = now_ms + after
-            text[display], colon[display] = clock_text(remaining)
+            text[display], colon[display] = counter_text(remaining)
         if point is not None:
             text[other], colon[other] = point_text(point), False
         return AwayFaces((text[0], text[1]), (colon[0], colon[1]), change)
