@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 
 from wuzi.clock.face import HOUR_MS, TENTHS_FROM_MS, counter_text
 from wuzi.clock.face import point_text as digits_point_text
-from wuzi.rules.board import POINTS, point_name
+from wuzi.rules.board import point_name
 from wuzi.table.alerts import AlertReason
+from wuzi.table.checks import check_ms, check_point
 from wuzi.table.line_messages import (
     COLOURS,
     AwayButton,
@@ -157,15 +158,11 @@ class _Mirror:
 
 
 def _check_ms(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise AwayTableError(f"{name} must be a non-negative integer of ms, not {value!r}")
-    return value
+    return check_ms(value, name, AwayTableError)
 
 
 def _check_point(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < POINTS:
-        raise AwayTableError(f"point must be a point index 0..{POINTS - 1}, not {value!r}")
-    return value
+    return check_point(value, error=AwayTableError)
 
 
 def _check_button(value: object) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from wuzi.rules.board import POINTS, Colour, Point
 from wuzi.rules.procedure import Seat
 
-__all__ = ["TableError", "check_colour", "check_int", "check_point", "check_seat"]
+__all__ = ["TableError", "check_colour", "check_int", "check_ms", "check_point", "check_seat"]
 
 
 class TableError(ValueError):
@@ -22,12 +22,21 @@ def check_seat(seat: object, what: str = "seat") -> Seat:
     return seat
 
 
-def check_point(p: object, what: str = "point") -> Point:
+def check_point(p: object, what: str = "point", error: type[ValueError] = TableError) -> Point:
+    """``p`` as a point index; ``error`` (a `TableError` unless a caller of its own, such
+    as a linked game's seat, names another) naming ``what`` otherwise."""
     if isinstance(p, bool) or not isinstance(p, int):
-        raise TableError(f"{what} must be a point index 0–224, not {p!r}")
+        raise error(f"{what} must be a point index 0–224, not {p!r}")
     if not 0 <= p < POINTS:
-        raise TableError(f"{what} {p} is off the board (indices 0–224)")
+        raise error(f"{what} {p} is off the board (indices 0–224)")
     return p
+
+
+def check_ms(value: object, what: str, error: type[ValueError] = TableError) -> int:
+    """``value`` as a whole, non-negative number of milliseconds (an instant or a span)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise error(f"{what} must be a whole number of ms, 0 or more, not {value!r}")
+    return value
 
 
 def check_colour(colour: object) -> Colour:

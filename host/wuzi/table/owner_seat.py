@@ -35,6 +35,7 @@ from wuzi.clock.linked_facts import LinkedTimeError
 from wuzi.rules.board import point_name
 from wuzi.rules.procedure import Seat
 from wuzi.table.alerts import AlertReason
+from wuzi.table.checks import check_ms, check_point
 from wuzi.table.line_messages import (
     COLOURS,
     AwayButton,
@@ -142,15 +143,11 @@ class OwnerOutcome:
 
 
 def _check_ms(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise OwnerSeatError(f"{name} must be whole ms >= 0, not {value!r}")
-    return value
+    return check_ms(value, name, OwnerSeatError)
 
 
 def _check_point(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 225:
-        raise OwnerSeatError(f"point must be a point 0..224, not {value!r}")
-    return value
+    return check_point(value, error=OwnerSeatError)
 
 
 @contextmanager
