@@ -29,8 +29,17 @@ WATCHER_PASSWORD = "watcher-password"
 A, B = "hall-a", "hall-b"
 
 
-def write_hall(directory: Path, venue_id: str, port: int, central_port: int) -> Path:
-    """One hall's venue file (module doc); the other hall is the other of A and B."""
+def write_hall(
+    directory: Path,
+    venue_id: str,
+    port: int,
+    central_port: int,
+    devices: dict[int, tuple[str, str]] | None = None,
+    extra: str = "",
+) -> Path:
+    """One hall's venue file (module doc); the other hall is the other of A and B.
+    ``devices``: a table's (board, clock) ports instead of its ``sim://`` ones; ``extra``:
+    more TOML (a referee, defaults)."""
     other = B if venue_id == A else A
     owner1 = "there" if venue_id == A else "here"  # board-1: hall B runs it
     owner2 = "here" if venue_id == A else "there"  # board-2: hall A runs it
@@ -62,6 +71,9 @@ id = "pi-2"
   clock_port = "sim://clock/3"
 """
     )
+    for number, (board, clock) in (devices or {}).items():
+        hosts = hosts.replace(f'"sim://board/{number}"', f'"{board}"')
+        hosts = hosts.replace(f'"sim://clock/{number}"', f'"{clock}"')
     path = directory / "venue.toml"
     path.write_text(
         f"""
@@ -95,7 +107,7 @@ table = 2
 other_venue = "{other}"
 other_table = 2
 owner = "{owner2}"
-""",
+{extra}""",
         encoding="utf-8",
     )
     return path
@@ -144,9 +156,12 @@ def _add_watcher(broker_dir: Path) -> None:
 
 
 @contextmanager
-def linked_halls() -> Iterator[Halls]:
+def linked_halls(
+    devices: dict[str, dict[int, tuple[str, str]]] | None = None, extra: str = ""
+) -> Iterator[Halls]:
     """Write both venue files, generate the three brokers' configurations with the CLI,
-    start the central broker and both halls' (the bridges connect on their own)."""
+    start the central broker and both halls' (the bridges connect on their own).
+    ``devices``: each hall's tables' (board, clock) ports; ``extra``: TOML for both."""
     directory = Path(tempfile.mkdtemp(prefix="wuzi-linked-"))
     directory.chmod(0o755)  # the mosquitto user must reach the generated files
     ports = {name: box.free_port() for name in (A, B, "central")}
@@ -156,7 +171,12 @@ def linked_halls() -> Iterator[Halls]:
         for venue_id in (A, B):
             (directory / venue_id).mkdir(mode=0o755)
             paths[venue_id] = write_hall(
-                directory / venue_id, venue_id, ports[venue_id], ports["central"]
+                directory / venue_id,
+                venue_id,
+                ports[venue_id],
+                ports["central"],
+                (devices or {}).get(venue_id),
+                extra,
             )
             out = directory / venue_id / "broker"
             data = directory / venue_id / "data"

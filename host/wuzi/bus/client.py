@@ -59,7 +59,7 @@ from wuzi.bus.schemas import (
     parse_message,
 )
 from wuzi.bus.tls import check_ca_file
-from wuzi.bus.topics import TopicError, parse_topic
+from wuzi.bus.topics import LineKind, TopicError, parse_line_topic, parse_topic
 from wuzi.bus.url import BusConfigError, parse_broker_url
 
 log = logging.getLogger("wuzi.bus")
@@ -409,6 +409,33 @@ class BusClient:
                 f" {MAX_PAYLOAD_BYTES}"
             )
         self._send(topic, payload, retain, _INTERNAL if key is None else key)
+
+    def publish_line(self, topic: str, payload: bytes) -> None:
+        """Send a hall-line packet (``wuzi.bus.line``'s bytes) on a ``line/<link>/`` topic,
+        QoS 1, in order, at least once; the ``state`` topic retained. The packets carry
+        their own numbering and acknowledgements (``wuzi.table.hall_line``), so they are
+        not journaled outbox entries: a lost one is resent by the line itself."""
+        try:
+            kind = parse_line_topic(topic).kind
+        except TopicError as exc:
+            raise BusConfigError(str(exc)) from None
+        if len(payload) > MAX_PAYLOAD_BYTES:
+            raise BusConfigError(f"hall-line packet for {topic!r} is {len(payload)} bytes")
+        self._send(topic, bytes(payload), kind is LineKind.STATE, _INTERNAL)
+
+    def subscribe_line(self, topic_filter: str, handler: Callable[[str, bytes], None]) -> None:
+        """Deliver every message matching a hall-line ``topic_filter`` to ``handler`` as
+        bytes (QoS 1, kept across reconnects): the line's own parser
+        (``wuzi.bus.line``) reads them, since they are not bus messages."""
+
+        def deliver(_client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+            self._call(handler, msg.topic, bytes(msg.payload))
+
+        self._paho.message_callback_add(topic_filter, deliver)
+        with self._changed:
+            self._filters[topic_filter] = lambda topic, message: None
+            if self._connected:
+                self._subscribe_locked(topic_filter)
 
     def _send(self, topic: str, payload: bytes, retain: bool, key: str) -> None:
         with self._publish_lock:

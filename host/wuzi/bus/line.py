@@ -52,6 +52,8 @@ __all__ = [
     "MAX_NUMBER",
     "encode_packet",
     "encode_truth",
+    "item_from_json",
+    "item_json",
     "parse_to_away",
     "parse_to_owner",
     "parse_truth",
@@ -105,10 +107,34 @@ def _owner_truth(r: _Reader) -> OwnerTruth:
         held=r.boolean("held"),
         mirror=r.opt_integer("mirror", 0, MAX_POINT),
         at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
+        game=_opt_text(r, "game", _GAME_ID),
+        black=r.name("black") if r.has("black") else "",
+        white=r.name("white") if r.has("white") else "",
+        away=(r.choice("away", COLOURS) or "white") if r.has("away") else "white",
+        result=_opt_choice(r, "result", RESULTS),
+        reason=_opt_text(r, "reason", _REASON),
     )
     if truth.mirror is not None and truth.mirror not in truth.moves:
         r.fail("mirror", f"{truth.mirror} is not in moves")
     return truth
+
+
+RESULTS = ("black", "white", "draw")
+_GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+_REASON = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+
+
+def _opt_text(r: _Reader, name: str, pattern: re.Pattern[str]) -> str:
+    """An optional short token: "" when absent or empty (an older owner)."""
+    if not r.has(name) or r.raw(name) == "":
+        return ""
+    return r.text(name, pattern)
+
+
+def _opt_choice(r: _Reader, name: str, allowed: tuple[str, ...]) -> str:
+    if not r.has(name) or r.raw(name) == "":
+        return ""
+    return r.choice(name, allowed) or ""
 
 
 def _reader(topic: str, payload: bytes) -> _Reader:
@@ -199,6 +225,12 @@ def _item(item: LineItem) -> JsonObject:
             "held": item.held,
             "mirror": item.mirror,
             "at_ms": item.at_ms,
+            "game": item.game,
+            "black": item.black,
+            "white": item.white,
+            "away": item.away,
+            "result": item.result,
+            "reason": item.reason,
         }
     obj: JsonObject = {"kind": _KIND_OF[type(item)], "at_ms": item.at_ms}
     if isinstance(item, AwayStone):
@@ -210,6 +242,18 @@ def _item(item: LineItem) -> JsonObject:
     else:
         obj["button"] = item.button
     return obj
+
+
+def item_json(item: LineItem) -> JsonObject:
+    """A line item as JSON (a journal record's ``item``; ``item_from_json`` reads it)."""
+    return _item(item)
+
+
+def item_from_json(obj: JsonObject, *, truth: bool) -> LineItem:
+    """The item ``item_json`` wrote: an owner's truth or an away input; `MessageError`."""
+    r = _Reader("journal", obj)
+    item: LineItem = _owner_truth(r) if truth else _away_input(r)
+    return item
 
 
 def _dump(obj: JsonObject) -> bytes:

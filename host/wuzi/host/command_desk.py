@@ -63,6 +63,8 @@ class CommandDesk:
         self.default_setup = default_setup
         self.now_ns = now_ns
         self.wall_ms = wall_ms
+        # the linked tables' commands (wuzi.host.linked_tables): None when not linked
+        self.linked: Callable[[ArbiterCommand], tuple[bool, str] | None] | None = None
 
     @property
     def keys(self) -> Mapping[str, bytes]:
@@ -81,6 +83,10 @@ class CommandDesk:
         except AuthError as exc:
             log.warning("command %s refused: %s", command.command_id, exc)
             return False, f"not authenticated: {exc}"
+        if self.linked is not None:  # a linked table's command: its side's
+            answer = self.linked(command)
+            if answer is not None:
+                return answer
         if command.table is not None and command.table not in self.tables:
             why = f"table {command.table} is not served by host {self.host_id}"
             log.info("command %s ignored: %s", command.command_id, why)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from wuzi.bus.schemas import Message, MessageError
 
-__all__ = ["GpioPress", "Inbox", "Incoming", "Item", "Rejected", "Sent"]
+__all__ = ["GpioPress", "Inbox", "Incoming", "Item", "LineIncoming", "Rejected", "Sent"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,15 @@ class Rejected:
     error: MessageError
 
 
-Item = Sent | Incoming | GpioPress | Rejected
+@dataclass(frozen=True)
+class LineIncoming:
+    """A hall-line packet of a linked table (bytes: the line parses its own)."""
+
+    topic: str
+    payload: bytes
+
+
+Item = Sent | Incoming | GpioPress | Rejected | LineIncoming
 
 
 @dataclass

@@ -53,8 +53,9 @@ from wuzi.config import TableConfig, VenueConfig
 from wuzi.config.credentials import referee_keys
 from wuzi.host.command_desk import CommandDesk
 from wuzi.host.control import GAMES_QUERY, ControlServer, games_message
-from wuzi.host.inbox import GpioPress, Inbox, Incoming, Rejected, Sent
+from wuzi.host.inbox import GpioPress, Inbox, Incoming, LineIncoming, Rejected, Sent
 from wuzi.host.link_events import board_input, clock_unit_alert, link_down_why, noisy_line_alert
+from wuzi.host.linked_tables import LinkedTables
 from wuzi.host.outbound import Outbound
 from wuzi.host.recovery import keep_snapshot, last_known_ns, recover_runtime, stalest
 from wuzi.host.served import Devices, ServedTable, refresh_displays
@@ -152,6 +153,16 @@ class HostService:
             now_ns=lambda: self.time.now_ns(),
             wall_ms=lambda: self.wall_ms(),
         )
+        self.linked = LinkedTables(
+            venue,
+            tuple(config.number for config in self.host_config.tables),
+            self.tables,
+            journal=self._journal_line,
+            alert=self._host_alert,
+            now_ms=lambda: self.time.now_ms(),
+            records_dir=options.records_dir,
+        )
+        self.desk.linked = self.linked.command
         self._next_heartbeat_ns = 0
         self._stopping = False
         self.recovered_tables = 0
@@ -196,6 +207,10 @@ class HostService:
         self.out.resend(self.tables.values())
         for table in self.tables.values():
             self.out.publish_state(table)
+        if self.options.standalone:  # a linked table's game, owner side: the defaults'
+            for number in self.linked.sides:
+                setup = self._default_setup(number)
+                self.linked.standalone(number, setup.time_control, setup.ruleset)
         count = len(self.tables)
         self.notifier.ready(f"serving {count} table{'' if count == 1 else 's'}")
         log.info("host %s serving tables %s", self.options.host_id, sorted(self.tables))
@@ -221,7 +236,7 @@ class HostService:
             if not runtime.session.game.is_over:
                 return table, runtime.restarted(now, wall)
             self.out.save_record(table)
-        elif self.options.standalone and start == 0:
+        elif self.options.standalone and start == 0 and number not in self.linked:
             return table, runtime.begin(now, wall, self._default_setup(config.number))
         return table, []
 
@@ -275,6 +290,7 @@ class HostService:
             topics.arbiter_commands(venue),
             lambda topic, message: self._inbox.put(Incoming(topic, message)),
         )
+        self.linked.subscribe(self.bus, self._inbox.put)
         self.bus.connect()
 
     def _base_dir(self) -> Path | None:
@@ -372,6 +388,9 @@ class HostService:
         now = self.time.now_ns()
         due = [d for d in (self._next_due(t) for t in self.tables.values()) if d is not None]
         due.append(self._next_heartbeat_ns)
+        linked_ms = self.linked.due_ms()
+        if linked_ms is not None:
+            due.append(linked_ms * 1_000_000)
         wait_ms = max(0, min(max_wait_ms, (min(due) - now) // 1_000_000 + 1))
         self.loop.run_once(self._on_device, max_wait_ms=wait_ms)
         self._drain_inbox()
@@ -387,6 +406,7 @@ class HostService:
                 ticked.append((table, table.runtime.tick(now, self.wall_ms())))
         if ticked:  # the tables' ticks in one journal transaction (24 flags: one fsync)
             self._apply_all(ticked)
+        self.linked.step()
         for table in self.tables.values():
             if table.display_due_ns is not None and now >= table.display_due_ns:
                 refresh_displays(table, now)
@@ -417,6 +437,8 @@ class HostService:
         if table is None:
             return
         now = self.time.now_ns()
+        if self.linked.device(table.config.number, event):
+            return
         noisy = noisy_line_alert(event, getattr(driver, "url", ""))
         if noisy is not None:  # a noisy line: told once, no fault, play goes on
             self._host_alert(table, *noisy)
@@ -512,6 +534,8 @@ class HostService:
                 acked.append(item.key)
             elif isinstance(item, Incoming):
                 self._on_message(item.topic, item.message)
+            elif isinstance(item, LineIncoming):
+                self.linked.packet(item)
             elif isinstance(item, GpioPress):
                 self._press(self.tables[item.table], item.button, item.at_ms * 1_000_000)
             else:
@@ -540,6 +564,8 @@ class HostService:
 
     def _on_assignment(self, table: ServedTable, message: Assignment | Cleared) -> None:
         number = table.runtime.number
+        if self.linked.assignment(number, message):
+            return
         if message == table.refused_assignment:  # the retained message again (a reconnect)
             log.info("table %d: the refused assignment again: ignored", number)
             return
@@ -587,6 +613,12 @@ class HostService:
             request.reply(ok, text)
 
     # --- feeding, journaling, publishing ----------------------------------------------
+
+    def _journal_line(self, stream: str, kind: str, payload: dict[str, object], t_ms: int) -> None:
+        """A hall line's record (``LineSent``, ``LineReceived``, …) in the host's journal,
+        under the line's own stream (``line-<link>``), durable before the loop goes on."""
+        assert self.journal is not None
+        self.journal.append(stream, kind, payload, t_ms, publish=False)
 
     def _host_alert(self, table: ServedTable, reason: AlertReason, text: str) -> None:
         self.out.commit(

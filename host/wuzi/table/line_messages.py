@@ -117,7 +117,8 @@ class OwnerTruth:
     ``at_ms`` is the owner's monotonic instant of this state (the away host extrapolates
     a running clock from it, through the measured offset); ``mirror`` is the point of the
     opponent's stone the away player must place on their own board (None: nothing to
-    mirror)."""
+    mirror). The game's fields (``game``, the names, ``away``, ``result``) let the away
+    host learn the game from the owner alone and write the same record at its end."""
 
     moves: tuple[int, ...]
     black_ms: int
@@ -126,6 +127,15 @@ class OwnerTruth:
     held: bool  # the game is held (the line cut, the equipment, a referee)
     mirror: int | None
     at_ms: int
+    # the game, so the away hall needs no assignment of its own: its id, the players'
+    # names, the away player's colour, and once it has ended its result ("black",
+    # "white" or "draw") and the reason ("five", "flag", "forbidden", ...)
+    game: str = ""
+    black: str = ""
+    white: str = ""
+    away: str = "white"  # one of COLOURS
+    result: str = ""  # "" while the game is played
+    reason: str = ""
 
 
 LineItem = AwayInput | OwnerTruth

@@ -1,0 +1,218 @@
+"""The host service's linked tables (``[[links]]``): one side each, wired to the devices,
+the bus, the journal and the referees (docs/linked.md "The hosts").
+
+``wuzi.host.service`` hands this object what concerns a linked table — a device's event,
+a hall-line packet, an assignment, a referee's ``resume`` — and asks it on every turn of
+the loop to ``step`` and when to wake it. A linked table's own ``Table`` stays idle (it
+starts no game and draws no faces): the side's core plays the game (the owner) or shows
+it (the away host). The devices' faults (a board or unit down) still go the ordinary
+way: an alert naming the device and the host status's ``links_down``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from functools import partial
+from pathlib import Path
+
+from wuzi.bus.client import BusClient
+from wuzi.bus.schemas import ArbiterCommand, Assignment, Cleared
+from wuzi.config import VenueConfig
+from wuzi.host.displays import Faces
+from wuzi.host.inbox import LineIncoming
+from wuzi.host.linked import AwaySide, LinkedPorts, OwnerSide, make_side
+from wuzi.host.served import ServedTable
+from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert
+from wuzi.link.session import LinkDown, LinkUp, PressesLost
+from wuzi.rules.board import Colour
+from wuzi.table.alerts import AlertReason
+
+__all__ = ["LinkedTables"]
+
+log = logging.getLogger("wuzi.host.linked")
+
+Side = OwnerSide | AwaySide
+
+
+class LinkedTables:
+    """The linked tables of one host, by table number."""
+
+    def __init__(
+        self,
+        venue: VenueConfig,
+        numbers: tuple[int, ...],
+        tables: Mapping[int, ServedTable],
+        *,
+        journal: Callable[[str, str, dict[str, object], int], None],
+        alert: Callable[[ServedTable, AlertReason, str], None],
+        now_ms: Callable[[], int],
+        records_dir: Path | None,
+    ) -> None:
+        self.venue = venue
+        self.tables = tables
+        self.now_ms = now_ms
+        self.bus: BusClient | None = None
+        self.sides: dict[int, Side] = {}
+        self._alert = alert
+        self._told: set[str] = set()
+        for number in numbers:
+            link = venue.link_of_table(number)
+            if link is None:
+                continue
+            ports = self._ports(number, link.id, journal, alert, records_dir)
+            self.sides[number] = make_side(link, number, ports)
+
+    def _ports(
+        self,
+        number: int,
+        link: str,
+        journal: Callable[[str, str, dict[str, object], int], None],
+        alert: Callable[[ServedTable, AlertReason, str], None],
+        records_dir: Path | None,
+    ) -> LinkedPorts:
+        def to_journal(kind: str, payload: dict[str, object], t_ms: int) -> None:
+            journal(f"line-{link}", kind, payload, t_ms)
+
+        def to_referees(reason: AlertReason, text: str) -> None:
+            alert(self.tables[number], reason, text)
+
+        def display(text: tuple[str, str], colon: tuple[bool, bool]) -> None:
+            self._display(number, text, colon)
+
+        def light(point: int, colour: str) -> None:
+            self._light(number, point, colour)
+
+        def dark() -> None:
+            self._dark(number)
+
+        return LinkedPorts(
+            self._publish, to_journal, to_referees, display, light, dark, records_dir
+        )
+
+    def __contains__(self, number: object) -> bool:
+        return number in self.sides
+
+    # the bus -------------------------------------------------------------------------
+
+    def subscribe(self, bus: BusClient, put: Callable[[LineIncoming], None]) -> None:
+        """Subscribe to the other hall's side of every link (bridged in)."""
+        self.bus = bus
+
+        def deliver(topic: str, payload: bytes) -> None:
+            put(LineIncoming(topic, payload))
+
+        for side in self.sides.values():
+            bus.subscribe_line(side.in_topic, deliver)
+
+    def _publish(self, topic: str, payload: bytes) -> None:
+        if self.bus is not None:
+            self.bus.publish_line(topic, payload)
+
+    def _guarded(self, number: int, what: str, call: Callable[[], None]) -> None:
+        """A core's refusal (a ValueError naming what is wrong) is the table's problem,
+        told to its referees once per kind, never the host's: the loop goes on."""
+        try:
+            call()
+        except ValueError as exc:
+            text = f"table {number} (linked): {what}: {exc}"
+            if text not in self._told:
+                self._told.add(text)
+                log.warning("%s", text)
+                table = self.tables.get(number)
+                if table is not None:
+                    self._alert(table, AlertReason.REFUSED, text)
+
+    def packet(self, item: LineIncoming) -> None:
+        now = self.now_ms()
+        for number, side in self.sides.items():
+            if item.topic == side.in_topic:
+                self._guarded(
+                    number, "a line packet", partial(side.packet, item.topic, item.payload, now)
+                )
+                return
+        log.info("%s: a line packet for no linked table here: ignored", item.topic)
+
+    # the devices ---------------------------------------------------------------------
+
+    def device(self, number: int, event: object) -> bool:
+        """Give a linked table's device event to its side: True when taken (a link's
+        up and down stay the service's: the equipment's faults)."""
+        side = self.sides.get(number)
+        if side is None:
+            return False
+        if isinstance(event, Alert) and event.kind in (LINK_DOWN, LINK_UP):
+            return False
+        if isinstance(event, LinkDown | LinkUp | PressesLost):
+            if isinstance(event, LinkUp):
+                side._faces = None
+            return False
+        self._guarded(number, "a device's event", lambda: side.device(event, self.now_ms()))
+        return True
+
+    def _display(self, number: int, text: tuple[str, str], colon: tuple[bool, bool]) -> None:
+        table = self.tables.get(number)
+        if table is None or table.clock is None:
+            return
+        for index, seg in enumerate(Faces(text, colon).segments()):
+            table.clock.display(index, seg)
+        table.clock.flush()
+
+    def _light(self, number: int, point: int, colour: str) -> None:
+        table = self.tables.get(number)
+        if table is not None and table.board is not None:
+            stone = Colour.BLACK if colour == "black" else Colour.WHITE
+            table.board.light_point(point, stone, self.now_ms())
+
+    def _dark(self, number: int) -> None:
+        table = self.tables.get(number)
+        if table is not None and table.board is not None:
+            table.board.dark_point(self.now_ms())
+
+    # the loop ------------------------------------------------------------------------
+
+    def step(self) -> None:
+        now = self.now_ms()
+        for number, side in self.sides.items():
+            table = self.tables.get(number)
+            if table is not None:
+                table.display_due_ns = None  # the side draws this unit's faces
+                if isinstance(side, AwaySide) and table.board is not None:
+                    can = bool(table.board.can_light)
+                    if can != side.can_light:
+                        side.board_can_light(can, now)
+            self._guarded(number, "a step", partial(side.step, now))
+
+    def due_ms(self) -> int | None:
+        now = self.now_ms()
+        dues = [side.due_ms(now) for side in self.sides.values()]
+        return min(dues) if dues else None
+
+    # the director and the referees -----------------------------------------------------
+
+    def standalone(self, number: int, time_control: str, ruleset: str) -> None:
+        side = self.sides.get(number)
+        if isinstance(side, OwnerSide) and side.game is None:
+            side.begin_standalone(time_control, ruleset, self.now_ms())
+
+    def assignment(self, number: int, message: Assignment | Cleared) -> bool:
+        """The director's word for a linked table: True when it was the side's."""
+        side = self.sides.get(number)
+        if side is None:
+            return False
+        if isinstance(side, AwaySide):
+            log.info("table %d: linked, away: the game comes from the owner host", number)
+        elif isinstance(message, Assignment) and side.assigned(message, self.now_ms()):
+            log.info("table %d: linked game %s begins", number, message.game_id)
+        return True
+
+    def command(self, command: ArbiterCommand) -> tuple[bool, str] | None:
+        """A verified referee command for a linked table: ``resume`` (args ``chief``:
+        true for the chief referee alone); others are not for a linked table yet."""
+        side = self.sides.get(command.table) if command.table is not None else None
+        if side is None:
+            return None
+        if command.action != "resume":
+            return False, f"{command.action} is not available on a linked table yet"
+        chief = bool(command.args.get("chief", False))
+        return side.resume_command(command.referee, chief, self.now_ms())

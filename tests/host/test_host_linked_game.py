@@ -1,0 +1,71 @@
+"""A linked game between two halls, played by two real hosts (issue 36).
+
+Hall A owns link ``board-2``: its host runs the game (rules, clock, journal, record); hall
+B's host reads its own board and clock unit and shows the owner's truth. Three real
+Mosquittos (each hall's bridged to the central one, configured by ``wuzi venue
+broker-config`` / ``central-config``), both hosts started as systemd starts them, each
+table's simulated board and clock unit on ptys (`support.linked_hosts`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from support.host import wait_for
+from support.linked_halls import A, B
+from support.linked_hosts import BLACK, WHITE, linked_hosts
+
+BLACK_MOVES = ("h8", "i8", "j8", "k8", "l8")  # a five on row 8
+WHITE_MOVES = ("a1", "c1", "e1", "g1")
+
+
+def test_a_linked_game_played_to_its_end_gives_the_same_record_at_both_halls(
+    tmp_path: Path,
+) -> None:
+    with linked_hosts(tmp_path) as hosts:
+        for n in range(9):
+            if n % 2 == 0:
+                hosts.move(A, BLACK_MOVES[n // 2], BLACK)
+            else:
+                hosts.move(B, WHITE_MOVES[n // 2], WHITE)
+        records = {hall: hosts.records(hall) for hall in (A, B)}
+        for hall in (A, B):
+            wait_for(lambda h=hall: any(records[h].glob("*.linked.json")), 10, f"{hall} record")
+        [a_path] = records[A].glob("*.linked.json")
+        [b_path] = records[B].glob("*.linked.json")
+        a, b = (json.loads(p.read_text("utf-8")) for p in (a_path, b_path))
+        assert a == b, (a, b)
+        assert a["moves"] == ["h8", "a1", "i8", "c1", "j8", "e1", "k8", "g1", "l8"]
+        assert (a["result"], a["reason"]) == ("black", "five")
+        # the owner's own rules record of the same game: the same moves
+        full = json.loads((records[A] / a_path.name.replace(".linked", "")).read_text("utf-8"))
+        assert full["moves"] == a["moves"], full["moves"]
+        assert full["tags"]["link"] == "board-2"
+        # mirroring 0.2 s after the point showed, well within the grace: nobody charged
+        # more than their thinking (each side's clock within a second or two of 600 s)
+        assert a["black_ms"] > 595_000 and a["white_ms"] > 595_000, a
+
+
+def test_a_cut_line_holds_both_clocks_with_alerts_in_both_halls(tmp_path: Path) -> None:
+    with linked_hosts(tmp_path) as hosts:
+        hosts.move(A, "h8", BLACK)
+        hosts.move(B, "a1", WHITE)
+        hosts.halls.stop("central")  # both halls' bridges lose the central broker
+        cut = time.monotonic()
+        wait_for(lambda: hosts.held(A) and hosts.held(B), 10, "both clocks held")
+        held_s = time.monotonic() - cut
+        for hall in (A, B):
+            wait_for(lambda h=hall: any("is cut" in t for t in hosts.alerts(h)), 10, f"{hall} told")
+        hosts.place(A, "i8", BLACK)  # a stone during the cut: kept, judged after
+        hosts.halls.start("central")
+        wait_for(
+            lambda: any("is back" in t for t in hosts.alerts(A)), 30, "the line back at A"
+        )
+        wait_for(lambda: hosts.resume(A)["ok"] is True, 20, "the chief's resume")
+        wait_for(lambda: not hosts.held(A) and not hosts.held(B), 10, "both clocks run again")
+        time.sleep(0.3)
+        hosts.press(A)
+        wait_for(lambda: hosts.shows_point(B, "i8"), 10, "i8 shown at hall B after the cut")
+        assert held_s < 10, held_s
