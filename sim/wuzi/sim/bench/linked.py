@@ -8,8 +8,9 @@ way: a 150 ms round trip from hall to hall.
 * ``linked.hall_rtt_ms`` — the round trip the run actually had: the medians of the delays
   the four proxy directions measured (A up, B down, B up, A down), added.
 
-The figures that need the hosts (``linked.opponent_move_to_display_p99_ms``,
-``linked.cut_to_both_held_ms``, ``linked.charged_for_mirroring_ms``) come with them.
+The figures of two real hosts playing a linked game (``linked.opponent_move_to_display_
+p99_ms``, ``linked.cut_to_both_held_ms``, ``linked.charged_for_mirroring_ms``) are
+``wuzi.sim.bench.linked_game``'s.
 Messages go one at a time (the next once the last arrived): the figure is a line's
 transit, not a queue's.
 """
@@ -56,6 +57,10 @@ def run(emit: Callable[[str, float, str], None], quick: bool) -> None:
     emit("linked.bridge_transit_p50_ms", _percentile(transits_ms, 0.5), "ms")
     emit("linked.bridge_transit_p99_ms", _percentile(transits_ms, 0.99), "ms")
     emit("linked.hall_rtt_ms", sum(medians), "ms")
+    # the figures of two real hosts playing a linked game (wuzi.sim.bench.linked_game)
+    from wuzi.sim.bench.linked_game import run_game
+
+    run_game(emit, quick)
 
 
 def _transit_ms(sender: Tap, receiver: Tap, index: int) -> float:
