@@ -16,6 +16,7 @@ from pathlib import Path
 from support.host import wait_for
 from support.linked_halls import A, B
 from support.linked_hosts import BLACK, WHITE, linked_hosts
+from wuzi.rules.board import point_name
 
 BLACK_MOVES = ("h8", "i8", "j8", "k8", "l8")  # a five on row 8
 WHITE_MOVES = ("a1", "c1", "e1", "g1")
@@ -46,6 +47,22 @@ def test_a_linked_game_played_to_its_end_gives_the_same_record_at_both_halls(
         # mirroring 0.2 s after the point showed, well within the grace: nobody charged
         # more than their thinking (each side's clock within a second or two of 600 s)
         assert a["black_ms"] > 595_000 and a["white_ms"] > 595_000, a
+        # both halls' screens show the game: the same moves, finished, 1-0
+        for hall in (A, B):
+            wait_for(lambda h=hall: hosts.state(h).status == "finished", 10, f"{hall} state")
+            state = hosts.state(hall)
+            assert [point_name(p) for p in state.moves] == a["moves"]
+            assert (state.result, state.game_id) == ("1-0", a["game"])
+        # the director's word: the owner host's result event (a five, black)
+        wait_for(lambda: hosts.results(A), 10, "the result event")
+        [result] = hosts.results(A)
+        assert (result.data["reason"], result.data["winner"]) == ("five", "first"), result
+        assert hosts.results(B) == []  # the away host judges nothing
+        # the referees see the line and the two clocks compared, in both halls
+        for hall in (A, B):
+            referee = hosts.referee(hall)
+            assert (referee.line, referee.line_state) == ("board-2", "up"), referee
+            assert referee.offset_error_ms is not None and referee.offset_error_ms < 1000
 
 
 def test_a_cut_line_holds_both_clocks_with_alerts_in_both_halls(tmp_path: Path) -> None:
@@ -69,3 +86,21 @@ def test_a_cut_line_holds_both_clocks_with_alerts_in_both_halls(tmp_path: Path) 
         hosts.press(A)
         wait_for(lambda: hosts.shows_point(B, "i8"), 10, "i8 shown at hall B after the cut")
         assert held_s < 10, held_s
+
+
+def test_the_referees_of_both_halls_resume_together(tmp_path: Path) -> None:
+    with linked_hosts(tmp_path) as hosts:
+        hosts.move(A, "h8", BLACK)
+        hosts.halls.stop("central")
+        wait_for(lambda: hosts.held(A) and hosts.held(B), 10, "both clocks held")
+        hosts.halls.start("central")
+        wait_for(lambda: any("is back" in t for t in hosts.alerts(B)), 30, "the line back")
+        # hall B's referee asks, hall A's confirms: neither alone resumes
+        wait_for(lambda: hosts.resume(B, chief=False)["ok"] is True, 20, "B's request")
+        time.sleep(0.5)
+        assert hosts.held(A) and hosts.held(B)
+        reply = hosts.resume(A, chief=False)
+        assert reply["ok"] is True, reply
+        wait_for(lambda: not hosts.held(A) and not hosts.held(B), 10, "both clocks run")
+        for hall in (A, B):
+            wait_for(lambda h=hall: any("resumed by" in t for t in hosts.alerts(h)), 10, hall)

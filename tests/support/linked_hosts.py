@@ -24,7 +24,7 @@ from support.host import REFEREE, TOKEN, Observer, wait_for
 from support.linked_halls import A, B, WATCHER, WATCHER_PASSWORD, Halls, linked_halls
 from wuzi.bus.auth import sign
 from wuzi.bus.client import BusClient
-from wuzi.bus.schemas import ArbiterCommand, encode
+from wuzi.bus.schemas import ArbiterCommand, RefereeState, TableEvent, TableState, encode
 from wuzi.host.control import send_line
 from wuzi.link import segments
 from wuzi.rules.board import parse_point
@@ -88,6 +88,19 @@ class LinkedHosts:
     def alerts(self, hall: str) -> list[str]:
         with self.observers[hall].lock:
             return [str(a.data) for a in self.observers[hall].alerts.get(TABLE, [])]
+
+    def state(self, hall: str) -> TableState:
+        with self.observers[hall].lock:
+            return self.observers[hall].states[TABLE]
+
+    def referee(self, hall: str) -> RefereeState:
+        with self.observers[hall].lock:
+            return self.observers[hall].referee[TABLE]
+
+    def results(self, hall: str) -> list[TableEvent]:
+        with self.observers[hall].lock:
+            events = self.observers[hall].events.get(TABLE, [])
+            return [e for e in events if e.kind == "result"]
 
     # the players' hands ---------------------------------------------------------------
 

@@ -183,6 +183,14 @@ class RefereeState:
     infractions_first: int  # infractions of the first seat in this game
     infractions_second: int
     at_ms: int
+    # a linked table (docs/linked.md): its hall line, the line's state, and the two
+    # hosts' clocks compared (the other host's minus this one's, within error_ms, from a
+    # round trip of rtt_ms): what the time rule bounds every stamp by
+    line: str = ""  # the link's id; "" for a table of this hall alone
+    line_state: str = ""  # connecting, up, cut, waiting_for_referees
+    offset_ms: int | None = None
+    offset_error_ms: int | None = None
+    rtt_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -568,7 +576,26 @@ def _referee_state(r: _Reader) -> RefereeState:
         infractions_first=r.integer("infractions_first", 0, 9999),
         infractions_second=r.integer("infractions_second", 0, 9999),
         at_ms=r.integer("at_ms", 0, MAX_STAMP_MS),
+        line=_blank_or(r, "line", lambda: r.text("line", _ID)),
+        line_state=_blank_or(r, "line_state", lambda: str(r.choice("line_state", LINE_STATES))),
+        offset_ms=r.opt_integer("offset_ms", -MAX_STAMP_MS, MAX_STAMP_MS)
+        if r.has("offset_ms")
+        else None,
+        offset_error_ms=r.opt_integer("offset_error_ms", 0, MAX_TIME_MS)
+        if r.has("offset_error_ms")
+        else None,
+        rtt_ms=r.opt_integer("rtt_ms", 0, MAX_TIME_MS) if r.has("rtt_ms") else None,
     )
+
+
+LINE_STATES = ("connecting", "up", "cut", "waiting_for_referees")
+
+
+def _blank_or(r: _Reader, name: str, read: Callable[[], str]) -> str:
+    """An optional text field of a newer sender: "" when absent or empty."""
+    if not r.has(name) or r.raw(name) in ("", None):
+        return ""
+    return read()
 
 
 def _assignment(r: _Reader) -> Assignment:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from wuzi.bus import line as line_codec
 from wuzi.bus import topics
-from wuzi.bus.schemas import Assignment, MessageError
+from wuzi.bus.schemas import Assignment, MessageError, TableState
 from wuzi.clock.face import counter_text
 from wuzi.config.links import LinkConfig
 from wuzi.link.reconciler import REMOVED, Alert, StoneEvent
@@ -46,6 +46,7 @@ from wuzi.table.away_table import (
     point_text,
 )
 from wuzi.table.buttons import CLAIM_BUTTON
+from wuzi.table.codec import encode_output
 from wuzi.table.hall_line import (
     AwayLine,
     Ignored,
@@ -92,6 +93,9 @@ class LinkedPorts:
     display: Callable[[tuple[str, str], tuple[bool, bool]], None]  # the clock unit's faces
     light: Callable[[int, str], None]  # the board's point LED: (point, colour)
     dark: Callable[[], None]
+    state: Callable[[TableState], None]  # the hall's screens: this table's state
+    event: Callable[[str, str, int, dict[str, object]], None]  # (game, kind, seq, data)
+    wall_ms: Callable[[], int]
     records_dir: Path | None = None
 
 
@@ -157,6 +161,7 @@ class _Side:
         self._waiting: _WaitingPress | None = None
         self._faces: tuple[tuple[str, str], tuple[bool, bool]] | None = None
         self._lit: tuple[int, str] | None = None
+        self._seq = 0  # the states and events this side published
 
     # the line ----------------------------------------------------------------------
 
@@ -244,6 +249,29 @@ class _Side:
         else:
             self.ports.light(*want)
         self._lit = want
+
+    def _publish_state(self, truth: OwnerTruth) -> None:
+        """This table's state for the hall's screens, from the owner's truth: the same
+        moves and clocks at both halls, the moment each hall has them."""
+        self._seq += 1
+        status = "finished" if truth.result else "paused" if truth.held else "playing"
+        result = {"black": "1-0", "white": "0-1", "draw": "1/2-1/2"}.get(truth.result)
+        self.ports.state(
+            TableState(
+                table=self.table,
+                game_id=truth.game or None,
+                seq=self._seq,
+                status=status,
+                moves=truth.moves,
+                black_ms=truth.black_ms,
+                white_ms=truth.white_ms,
+                running=None if truth.held else truth.running,
+                result=result,
+                at_ms=self.ports.wall_ms(),
+                black=truth.black,
+                white=truth.white,
+            )
+        )
 
     def _write_record(self, truth: OwnerTruth) -> None:
         folder = self.ports.records_dir
@@ -384,9 +412,13 @@ class OwnerSide(_Side):
                 self.last_truth = truth
                 self._journal(self.line.send_truth(truth, now_ms), now_ms)
                 self.ports.publish(self.state_topic, line_codec.encode_truth(truth))
+                self._publish_state(truth)
                 if truth.result:
                     self._write_record(truth)
                     self._write_rules_record(game)
+                    self._seq += 1
+                    kind, data = encode_output(game.game_over(now_ms * 1_000_000))
+                    self.ports.event(game.setup.game_id, kind, self._seq, data)
             self._draw(game, now_ms)
         self._flush(self.line, now_ms)
 
@@ -543,6 +575,7 @@ class AwaySide(_Side):
         away_ms = max(0, truth.at_ms + (offset.offset_ms if offset is not None else 0))
         self._carry(self.core.truth(truth, now_ms, truth_away_ms=away_ms), now_ms)
         self.last_truth = truth
+        self._publish_state(truth)
         if truth.result:
             self._write_record(truth)
 

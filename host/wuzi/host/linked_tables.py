@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 
+from wuzi.bus import topics
 from wuzi.bus.client import BusClient
-from wuzi.bus.schemas import ArbiterCommand, Assignment, Cleared
+from wuzi.bus.schemas import ArbiterCommand, Assignment, Cleared, TableEvent, TableState
 from wuzi.config import VenueConfig
 from wuzi.host.displays import Faces
 from wuzi.host.inbox import LineIncoming
@@ -33,6 +34,7 @@ __all__ = ["LinkedTables"]
 log = logging.getLogger("wuzi.host.linked")
 
 Side = OwnerSide | AwaySide
+REFEREE_EVERY_MS = 5_000
 
 
 class LinkedTables:
@@ -47,15 +49,20 @@ class LinkedTables:
         journal: Callable[[str, str, dict[str, object], int], None],
         alert: Callable[[ServedTable, AlertReason, str], None],
         now_ms: Callable[[], int],
+        wall_ms: Callable[[], int],
+        host_id: str,
         records_dir: Path | None,
     ) -> None:
         self.venue = venue
+        self.wall_ms = wall_ms
+        self.host_id = host_id
         self.tables = tables
         self.now_ms = now_ms
         self.bus: BusClient | None = None
         self.sides: dict[int, Side] = {}
         self._alert = alert
         self._told: set[str] = set()
+        self._referee_shown: dict[int, tuple[str, int]] = {}
         for number in numbers:
             link = venue.link_of_table(number)
             if link is None:
@@ -86,8 +93,34 @@ class LinkedTables:
         def dark() -> None:
             self._dark(number)
 
+        def state(message: TableState) -> None:
+            if self.bus is not None:
+                self.bus.publish(topics.table_state(self.venue.id, number), message)
+
+        def event(game: str, kind: str, seq: int, data: dict[str, object]) -> None:
+            if self.bus is not None:
+                message = TableEvent(
+                    f"{self.host_id}/{number}/{game}/{seq}",
+                    number,
+                    game,
+                    seq,
+                    kind,
+                    self.wall_ms(),
+                    dict(data),
+                )
+                self.bus.publish(topics.table_events(self.venue.id, number), message)
+
         return LinkedPorts(
-            self._publish, to_journal, to_referees, display, light, dark, records_dir
+            self._publish,
+            to_journal,
+            to_referees,
+            display,
+            light,
+            dark,
+            state,
+            event,
+            self.wall_ms,
+            records_dir,
         )
 
     def __contains__(self, number: object) -> bool:
@@ -182,6 +215,33 @@ class LinkedTables:
                     if can != side.can_light:
                         side.board_can_light(can, now)
             self._guarded(number, "a step", partial(side.step, now))
+
+    def line_view(self, number: int) -> dict[str, object]:
+        """The hall line of a linked table as its referees see it (``RefereeState``'s
+        ``line`` fields): its state and the two hosts' clocks compared."""
+        side = self.sides.get(number)
+        if side is None:
+            return {}
+        offset = side.line.offset(self.now_ms())
+        return {
+            "line": side.link.id,
+            "line_state": side.line.state,
+            "offset_ms": None if offset is None else offset.offset_ms,
+            "offset_error_ms": None if offset is None else offset.error_ms,
+            "rtt_ms": None if offset is None else offset.rtt_ms,
+        }
+
+    def referee_due(self) -> list[int]:
+        """The linked tables whose referee view is due: the line's state changed, or
+        ``REFEREE_EVERY_MS`` passed (the offset moves with every packet)."""
+        now = self.now_ms()
+        due = []
+        for number, side in self.sides.items():
+            shown = self._referee_shown.get(number)
+            if shown is None or shown[0] != side.line.state or now - shown[1] >= REFEREE_EVERY_MS:
+                self._referee_shown[number] = (side.line.state, now)
+                due.append(number)
+        return due
 
     def due_ms(self) -> int | None:
         now = self.now_ms()

@@ -11,9 +11,11 @@ again in journal order (``resend``). docs/host.md, docs/journal.md.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
@@ -52,6 +54,10 @@ class Outbound:
         self.bus = bus
         self.now_ns = now_ns
         self.wall_ms = wall_ms
+        # the linked tables (wuzi.host.linked_tables): their sides publish the table's
+        # state from the owner's truth, and the referee state gains the hall line's view
+        self.linked: set[int] = set()
+        self.line_view: Callable[[int], dict[str, Any]] = lambda number: {}
 
     def commit(self, table: ServedTable, records: Iterable[Record]) -> None:
         """Journal the records (durable on return), then publish what may leave the host."""
@@ -153,7 +159,7 @@ class Outbound:
         shown = runtime.assignment
         if runtime.session is None and runtime.waiting is not None:
             shown, game_id = runtime.waiting, runtime.waiting.game_id  # who plays next here
-        if public:
+        if public and number not in self.linked:
             state = publish.table_state(
                 table=number,
                 assignment=shown,
@@ -173,6 +179,8 @@ class Outbound:
             assignment=runtime.assignment,
             open_alerts=runtime.open_alerts,
         )
+        if number in self.linked:
+            referee = dataclasses.replace(referee, **self.line_view(number))
         bus.publish(topics.arbiter_state(self.venue_id, number), referee)
 
     def resend(self, tables: Iterable[ServedTable]) -> None:

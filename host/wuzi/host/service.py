@@ -160,9 +160,13 @@ class HostService:
             journal=self._journal_line,
             alert=self._host_alert,
             now_ms=lambda: self.time.now_ms(),
+            wall_ms=lambda: self.wall_ms(),
+            host_id=options.host_id,
             records_dir=options.records_dir,
         )
         self.desk.linked = self.linked.command
+        self.out.linked = set(self.linked.sides)
+        self.out.line_view = self.linked.line_view
         self._next_heartbeat_ns = 0
         self._stopping = False
         self.recovered_tables = 0
@@ -407,6 +411,9 @@ class HostService:
         if ticked:  # the tables' ticks in one journal transaction (24 flags: one fsync)
             self._apply_all(ticked)
         self.linked.step()
+        for number in self.linked.referee_due():
+            if number in self.tables:
+                self.out.publish_state(self.tables[number], public=False)
         for table in self.tables.values():
             if table.display_due_ns is not None and now >= table.display_due_ns:
                 refresh_displays(table, now)

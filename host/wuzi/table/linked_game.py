@@ -32,6 +32,7 @@ from wuzi.rules.procedure import Seat
 from wuzi.rules.record import ClockReading
 from wuzi.table.alerts import AlertReason
 from wuzi.table.line_messages import LineReceived, OwnerTruth
+from wuzi.table.outputs import GameOver
 from wuzi.table.owner_seat import (
     AwayMove,
     ItemRefused,
@@ -150,6 +151,13 @@ class LinkedGame:
             result=result,
             reason=reason,
         )
+
+    def game_over(self, at_ns: int) -> GameOver:
+        """The game's end as a table's output (the ``result`` event the director reads)."""
+        result = self.game.result
+        if result is None:
+            raise OwnerSeatError(f"linked game {self.setup.game_id} is not over")
+        return GameOver(at_ns, result.winner, result.reason.value, result.detail)
 
     def _result_words(self) -> tuple[str, str]:
         result = self.game.result
