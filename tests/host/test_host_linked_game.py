@@ -77,9 +77,7 @@ def test_a_cut_line_holds_both_clocks_with_alerts_in_both_halls(tmp_path: Path) 
             wait_for(lambda h=hall: any("is cut" in t for t in hosts.alerts(h)), 10, f"{hall} told")
         hosts.place(A, "i8", BLACK)  # a stone during the cut: kept, judged after
         hosts.halls.start("central")
-        wait_for(
-            lambda: any("is back" in t for t in hosts.alerts(A)), 30, "the line back at A"
-        )
+        wait_for(lambda: any("is back" in t for t in hosts.alerts(A)), 30, "the line back at A")
         wait_for(lambda: hosts.resume(A)["ok"] is True, 20, "the chief's resume")
         wait_for(lambda: not hosts.held(A) and not hosts.held(B), 10, "both clocks run again")
         time.sleep(0.3)

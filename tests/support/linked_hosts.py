@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from support.host import REFEREE, TOKEN, Observer, wait_for
-from support.linked_halls import A, B, WATCHER, WATCHER_PASSWORD, Halls, linked_halls
+from support.linked_halls import WATCHER, WATCHER_PASSWORD, A, B, Halls, linked_halls
 from wuzi.bus.auth import sign
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import ArbiterCommand, RefereeState, TableEvent, TableState, encode
@@ -165,9 +165,7 @@ time_control = "{time_control}"
 """
     sims = {A: SimTables(2), B: SimTables(3)}
     devices = {
-        hall: {
-            n + 1: (sim.board_paths[n], sim.clock_paths[n]) for n in range(len(sim.boards))
-        }
+        hall: {n + 1: (sim.board_paths[n], sim.clock_paths[n]) for n in range(len(sim.boards))}
         for hall, sim in sims.items()
     }
     try:
