@@ -102,3 +102,32 @@ def test_the_referees_of_both_halls_resume_together(tmp_path: Path) -> None:
         wait_for(lambda: not hosts.held(A) and not hosts.held(B), 10, "both clocks run")
         for hall in (A, B):
             wait_for(lambda h=hall: any("resumed by" in t for t in hosts.alerts(h)), 10, hall)
+
+
+def test_either_host_rebuilds_the_linked_game_after_a_crash(tmp_path: Path) -> None:
+    with linked_hosts(tmp_path) as hosts:
+        hosts.move(A, "h8", BLACK)
+        hosts.move(B, "a1", WHITE)
+        hosts.move(A, "i8", BLACK)
+        hosts.kill(A)  # the owner host dies in the middle of white's think
+        hosts.start(A)
+        wait_for(lambda: hosts.held(A) and hosts.held(B), 20, "both held after the restart")
+        assert any("rebuilt" in line for line in hosts.log(A).splitlines()), hosts.log(A)
+        wait_for(lambda: hosts.resume(A)["ok"] is True, 30, "the chief's resume")
+        wait_for(lambda: not hosts.held(A) and not hosts.held(B), 10, "both clocks run")
+        hosts.kill(B)  # now the away host
+        hosts.start(B)
+        wait_for(lambda: hosts.held(A) and hosts.held(B), 20, "both held after B's restart")
+        wait_for(lambda: hosts.resume(B)["ok"] is True, 30, "the chief's resume at B")
+        wait_for(lambda: not hosts.held(A) and not hosts.held(B), 10, "both clocks run")
+        for n, name in enumerate(("c1", "j8", "e1", "k8", "g1", "l8")):
+            hosts.move(B if n % 2 == 0 else A, name, WHITE if n % 2 == 0 else BLACK)
+        for hall in (A, B):
+            wait_for(lambda h=hall: any(hosts.records(h).glob("*.linked.json")), 10, hall)
+        a, b = (
+            json.loads(next(hosts.records(h).glob("*.linked.json")).read_text("utf-8"))
+            for h in (A, B)
+        )
+        assert a == b
+        assert a["moves"] == ["h8", "a1", "i8", "c1", "j8", "e1", "k8", "g1", "l8"]
+        assert (a["result"], a["reason"]) == ("black", "five")

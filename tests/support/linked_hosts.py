@@ -65,6 +65,12 @@ class LinkedHosts:
         socket = self.state_dir(hall) / "pi-1.sock"
         wait_for(lambda: _answers(socket), 20, f"hall {hall}'s host")
 
+    def kill(self, hall: str) -> None:
+        """A power cut: the host process dies at once (SIGKILL)."""
+        process = self.processes.pop(hall)
+        process.kill()
+        process.wait(10)
+
     def log(self, hall: str) -> str:
         return (self.tmp / f"host-{hall}.log").read_text(errors="replace")
 

@@ -24,7 +24,7 @@ import logging
 import os
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from wuzi.bus import line as line_codec
@@ -63,6 +63,7 @@ from wuzi.table.line_messages import (
     AwayInput,
     AwayStone,
     LineAcked,
+    LineItem,
     LineReceived,
     LineRecord,
     LineResumed,
@@ -126,6 +127,49 @@ def _record_json(record: LineRecord) -> dict[str, object]:
     return {"count": record.count, "at_ms": record.at_ms}
 
 
+def _record_of(kind: str, payload: dict[str, object], *, sent_truths: bool) -> LineRecord:
+    """A line record as ``_record_json`` journaled it (``sent_truths``: this side sends
+    the owner's truths, i.e. it is the owner); a ValueError names what is wrong."""
+
+    def integer(name: str) -> int:
+        value = payload.get(name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"journal {kind}: {name} must be an integer, not {value!r}")
+        return value
+
+    def item(truth: bool) -> LineItem:
+        obj = payload.get("item")
+        if not isinstance(obj, dict):
+            raise ValueError(f"journal {kind}: item must be an object")
+        try:
+            return line_codec.item_from_json(obj, truth=truth)
+        except MessageError as exc:
+            raise ValueError(f"journal {kind}: {exc}") from None
+
+    if kind == "line.sent":
+        return LineSent(integer("n"), item(sent_truths), integer("at_ms"))
+    if kind == "line.received":
+        return LineReceived(
+            integer("n"),
+            item(not sent_truths),
+            integer("received_ms"),
+            integer("at_ms"),
+            integer("error_ms"),
+        )
+    if kind == "line.acked":
+        return LineAcked(integer("upto"))
+    if kind == "line.resumed":
+        return LineResumed(integer("count"), integer("at_ms"))
+    raise ValueError(f"journal: {kind!r} is not a line record")
+
+
+def _int(payload: dict[str, object], name: str) -> int:
+    value = payload.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"journal: {name} must be an integer, not {value!r}")
+    return value
+
+
 def _kind(record: LineRecord) -> str:
     if isinstance(record, LineAcked):
         return "line.acked"
@@ -162,6 +206,7 @@ class _Side:
         self._faces: tuple[tuple[str, str], tuple[bool, bool]] | None = None
         self._lit: tuple[int, str] | None = None
         self._seq = 0  # the states and events this side published
+        self._replaying = False  # rebuilding from the journal: nothing is journaled again
 
     # the line ----------------------------------------------------------------------
 
@@ -173,8 +218,13 @@ class _Side:
     def in_topic(self) -> str:
         raise NotImplementedError
 
+    def _fact(self, kind: str, payload: dict[str, object], now_ms: int) -> None:
+        """One of this side's own facts, journaled so a restart rebuilds the game."""
+        if not self._replaying:
+            self.ports.journal(kind, payload, now_ms)
+
     def _journal(self, record: LineRecord | None, now_ms: int) -> None:
-        if record is not None:
+        if record is not None and not self._replaying:
             self.ports.journal(_kind(record), _record_json(record), now_ms)
 
     def _flush(self, line: OwnerLine | AwayLine, now_ms: int) -> None:
@@ -311,7 +361,7 @@ class OwnerSide(_Side):
         self.game = LinkedGame(self.table, self.link.id, setup, now_ms)
         self._games += 1
         self._shown = 0
-        self.ports.journal("linked.game", {"game": setup.game_id, "start_ms": now_ms}, now_ms)
+        self._fact("linked.game", {**asdict(setup), "start_ms": now_ms}, now_ms)
         if self.line.state == "cut":
             self.game.line_cut(now_ms)
         self._after(now_ms)
@@ -341,11 +391,18 @@ class OwnerSide(_Side):
         if game is None:
             return
         if isinstance(event, StoneEvent):
-            self._outcome(game.board_stone(event.point, _colour(event.colour), event.at_ms), now_ms)
-            if self._waiting is not None and _colour(event.colour) == game.owner_colour:
+            colour = _colour(event.colour)
+            self._fact(
+                "linked.stone",
+                {"point": event.point, "colour": colour, "at_ms": event.at_ms},
+                now_ms,
+            )
+            self._outcome(game.board_stone(event.point, colour, event.at_ms), now_ms)
+            if self._waiting is not None and colour == game.owner_colour:
                 self._press_now(now_ms)
         elif isinstance(event, Alert) and event.kind == REMOVED:
             for point in event.points:
+                self._fact("linked.removed", {"point": point}, now_ms)
                 game.board_removed(point)
         elif isinstance(event, Press) and event.button in (0, 1):
             self._waiting = _WaitingPress(event.button, event.at_ms, now_ms)
@@ -362,6 +419,7 @@ class OwnerSide(_Side):
     def _press_now(self, now_ms: int) -> None:
         assert self.game is not None and self._waiting is not None
         press, self._waiting = self._waiting, None
+        self._fact("linked.press", {"at_ms": press.at_ms}, now_ms)
         self._outcome(self.game.own_press(press.at_ms), now_ms)
 
     def packet(self, topic: str, payload: bytes, now_ms: int) -> None:
@@ -378,9 +436,11 @@ class OwnerSide(_Side):
                 self._journal(d.record, now_ms)
                 if self.game is not None:
                     self._outcome(self.game.received(d.record), now_ms)
-            elif isinstance(d, LineCut) and self.game is not None:
+            elif isinstance(d, LineCut) and self.game is not None and not self.game.cut:
+                self._fact("linked.cut", {"at_ms": d.at_ms}, now_ms)
                 self.game.line_cut(d.at_ms)
-            elif isinstance(d, Resume) and self.game is not None:
+            elif isinstance(d, Resume) and self.game is not None and self.game.cut:
+                self._fact("linked.back", {"at_ms": d.at_ms}, now_ms)
                 self.game.line_back(d.at_ms)
             self._line_decision(d, now_ms)
         self._after(now_ms)
@@ -400,7 +460,7 @@ class OwnerSide(_Side):
             self._press_now(now_ms)
         self._act(self.line.poll(now_ms), now_ms)
         if self.game is not None:
-            self._outcome(self.game.tick(now_ms), now_ms)
+            self._outcome(self.game.tick(now_ms, away_heard_ms=self._away_heard(now_ms)), now_ms)
         self._after(now_ms)
 
     def _after(self, now_ms: int) -> None:
@@ -422,6 +482,15 @@ class OwnerSide(_Side):
             self._draw(game, now_ms)
         self._flush(self.line, now_ms)
 
+    def _away_heard(self, now_ms: int) -> int | None:
+        """Up to when the away hall has surely told everything (owner time): with the line
+        up and nothing of it missing, what it stamped a round trip, the offset's bound and
+        a held press ago has arrived; None while it is not up."""
+        offset = self.line.offset(now_ms)
+        if self.line.state != "up" or offset is None:
+            return None
+        return now_ms - offset.rtt_ms - offset.error_ms - PRESS_WAIT_MS - 200
+
     def _draw(self, game: LinkedGame, now_ms: int) -> None:
         state = game.time(now_ms)
         own_colour = game.owner_colour
@@ -441,11 +510,68 @@ class OwnerSide(_Side):
         self._show((text[0], text[1]), (colon[0], colon[1]))
         if pending is not None and pending[0] > self._shown and not held:
             self._shown = pending[0]
+            self._fact("linked.shown", {"move": pending[0], "at_ms": now_ms}, now_ms)
             try:
                 game.shown_here(pending[0], now_ms)
             except OwnerSeatError as exc:
                 log.warning("table %d: %s", self.table, exc)
         self._lamp(None if pending is None else (pending[1], game.seat.away_colour))
+
+    def recover(self, entries: list[tuple[str, dict[str, object]]], now_ms: int) -> None:
+        """Rebuild the line and the game from this side's journal (in order): the line's
+        records, then the game's facts since its last ``linked.game``. The rebuilt side is
+        held (the line ``cut``) until the referees of both halls resume."""
+        records = [
+            _record_of(kind, payload, sent_truths=True)
+            for kind, payload in entries
+            if kind.startswith("line.")
+        ]
+        self.line = OwnerLine.recover(
+            self.link.id, self.boot, self.link.venue, self.link.other_venue, records, now_ms
+        )
+        starts = [i for i, (kind, _) in enumerate(entries) if kind == "linked.game"]
+        self._games = len(starts)
+        if not starts:
+            return
+        self._replaying = True
+        try:
+            for kind, payload in entries[starts[-1] :]:
+                self._replay(kind, payload)
+        finally:
+            self._replaying = False
+        if self.game is not None and not self.game.over and not self.game.cut and records:
+            self.game.line_cut(now_ms)
+            self._fact("linked.cut", {"at_ms": now_ms}, now_ms)
+
+    def _replay(self, kind: str, payload: dict[str, object]) -> None:
+        if kind == "linked.game":
+            fields = {k: v for k, v in payload.items() if k != "start_ms"}
+            setup = LinkedSetup(**fields)  # type: ignore[arg-type]
+            self.game = LinkedGame(self.table, self.link.id, setup, _int(payload, "start_ms"))
+            self._shown = 0
+            return
+        game = self.game
+        assert game is not None
+        if kind == "linked.stone":
+            point, at = _int(payload, "point"), _int(payload, "at_ms")
+            game.board_stone(point, str(payload.get("colour")), at)
+        elif kind == "linked.removed":
+            game.board_removed(_int(payload, "point"))
+        elif kind == "linked.press":
+            game.own_press(_int(payload, "at_ms"))
+        elif kind == "linked.shown":
+            self._shown = _int(payload, "move")
+            game.shown_here(self._shown, _int(payload, "at_ms"))
+        elif kind == "linked.cut":
+            game.line_cut(_int(payload, "at_ms"))
+        elif kind == "linked.back":
+            game.line_back(_int(payload, "at_ms"))
+        elif kind == "line.received":
+            record = _record_of(kind, payload, sent_truths=True)
+            assert isinstance(record, LineReceived)
+            game.received(record)
+        if game.over:  # its end was told before the crash: not told again
+            game.mark_told()
 
     def _write_rules_record(self, game: LinkedGame) -> None:
         folder = self.ports.records_dir
@@ -568,7 +694,7 @@ class AwaySide(_Side):
             self._stone_sent = False
             if self.line.state in ("cut", "waiting_for_referees"):
                 self.core.line_cut(now_ms)
-            self.ports.journal("linked.game", {"game": truth.game}, now_ms)
+            self._fact("linked.game", {"game": truth.game}, now_ms)
         offset = self.line.offset(now_ms)
         # the truth's instant in this host's time (before this host's time 0 when the
         # owner's base is ahead: counted from 0, a few ms of a clock's face at most)
@@ -578,6 +704,28 @@ class AwaySide(_Side):
         self._publish_state(truth)
         if truth.result:
             self._write_record(truth)
+
+    def recover(self, entries: list[tuple[str, dict[str, object]]], now_ms: int) -> None:
+        """Rebuild the line from this side's journal and the table from the owner's last
+        truth; held (the line ``cut``) until the referees of both halls resume."""
+        records = [
+            _record_of(kind, payload, sent_truths=False)
+            for kind, payload in entries
+            if kind.startswith("line.")
+        ]
+        self.line = AwayLine.recover(
+            self.link.id, self.boot, self.link.venue, self.link.other_venue, records, now_ms
+        )
+        truths = [r.item for r in records if isinstance(r, LineReceived)]
+        last = truths[-1] if truths else None
+        if isinstance(last, OwnerTruth):
+            self._replaying = True
+            try:
+                self._truth(last, now_ms)
+            finally:
+                self._replaying = False
+            assert self.core is not None
+            self._carry(self.core.line_cut(now_ms), now_ms)
 
     def _carry(self, out: AwayOutcome, now_ms: int) -> None:
         for item in out.send:

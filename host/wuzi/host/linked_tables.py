@@ -24,6 +24,7 @@ from wuzi.host.displays import Faces
 from wuzi.host.inbox import LineIncoming
 from wuzi.host.linked import AwaySide, LinkedPorts, OwnerSide, make_side
 from wuzi.host.served import ServedTable
+from wuzi.journal import Journal
 from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert
 from wuzi.link.session import LinkDown, LinkUp, PressesLost
 from wuzi.rules.board import Colour
@@ -122,6 +123,25 @@ class LinkedTables:
             self.wall_ms,
             records_dir,
         )
+
+    @property
+    def streams(self) -> list[str]:
+        """The journal streams of the hall lines (``line-<link>``)."""
+        return [f"line-{side.link.id}" for side in self.sides.values()]
+
+    def recover(self, journal: Journal) -> None:
+        """Each side rebuilt from its line's stream (a fresh start: nothing to rebuild)."""
+        now = self.now_ms()
+        for number, side in self.sides.items():
+            entries = [(e.kind, e.payload) for e in journal.entries(f"line-{side.link.id}")]
+            if entries:
+                self._guarded(number, "its journal", partial(side.recover, entries, now))
+                log.info(
+                    "table %d: linked %s rebuilt from %d records",
+                    number,
+                    side.link.id,
+                    len(entries),
+                )
 
     def __contains__(self, number: object) -> bool:
         return number in self.sides

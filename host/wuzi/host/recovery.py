@@ -25,13 +25,14 @@ __all__ = ["keep_snapshot", "last_known_ns", "recover_runtime", "stalest"]
 log = logging.getLogger("wuzi.host")
 
 
-def last_known_ns(journal: Journal, numbers: Iterable[int]) -> int | None:
+def last_known_ns(
+    journal: Journal, numbers: Iterable[int], streams: Iterable[str] = ()
+) -> int | None:
     """The latest instant the journal knows of: the last heartbeat, or a later event of
-    one of the tables ``numbers`` (an event's ``t_ms`` is floored, so its instant is below
-    ``(t_ms + 1) ms``)."""
+    one of the tables ``numbers`` or of the other ``streams`` (a hall line's) (an event's
+    ``t_ms`` is floored, so its instant is below ``(t_ms + 1) ms``)."""
     last = journal.alive_ns()
-    for number in numbers:
-        tid = table_id(number)
+    for tid in [*(table_id(number) for number in numbers), *streams]:
         for entry in journal.entries(tid, since_seq=max(0, journal.last_seq(tid) - 1)):
             upper = (entry.t_ms + 1) * 1_000_000
             last = upper if last is None else max(last, upper)

@@ -179,7 +179,7 @@ class HostService:
         """Open the journal, recover every table, open the devices, connect the bus."""
         self.journal = Journal.open(self.options.journal_path, self.options.host_id)
         numbers = [config.number for config in self.host_config.tables]
-        self.time = HostTime.after(last_known_ns(self.journal, numbers))
+        self.time = HostTime.after(last_known_ns(self.journal, numbers, self.linked.streams))
         self.loop = LinkLoop(clock=self.time.now_ms)
         self.devices = Devices(
             self.loop,
@@ -202,6 +202,7 @@ class HostService:
         # for the host, not one per table (each was a few ms of a start's time); what it
         # adds leaves with the outbox, below
         recovered = [self._recover_table(config) for config in self.host_config.tables]
+        self.linked.recover(self.journal)
         self.out.commit_many(recovered, publish=False)
         for table in self.tables.values():
             self._open_devices(table)

@@ -43,7 +43,11 @@ from wuzi.table.owner_seat import (
     OwnStone,
 )
 
-__all__ = ["LinkedGame", "LinkedOutcome", "LinkedSetup", "truth_record"]
+__all__ = ["OWN_HEARD_MS", "LinkedGame", "LinkedOutcome", "LinkedSetup", "truth_record"]
+
+OWN_HEARD_MS = 1_500
+"""How far back the owner hall's own devices are surely all heard: a press waits up to
+1 s for its stone (``wuzi.host.linked.PRESS_WAIT_MS``), plus the links' own delays."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class LinkedGame:
         self._last_t = 0
         self._ended_ms: int | None = None
         self._result_sent = False
+        self._cut = False
 
     # -- what the host reads --------------------------------------------------------
 
@@ -129,6 +134,10 @@ class LinkedGame:
             base = base or self.seat.current_truth(at)
             self._result_sent = True
         return None if base is None else self._dressed(base)
+
+    def mark_told(self) -> None:
+        """The game's end was sent before a restart (rebuilt from the journal)."""
+        self._result_sent = self.over
 
     def _dressed(self, t: OwnerTruth) -> OwnerTruth:
         result, reason = self._result_words()
@@ -222,20 +231,36 @@ class LinkedGame:
         if not self.over:
             self.seat.shown_here(move, at_ms)
 
+    @property
+    def cut(self) -> bool:
+        """The game is held for the hall line (cut, not yet resumed by the referees)."""
+        return self._cut
+
     def line_cut(self, at_ms: int) -> None:
-        if not self.over:
+        """The hall line is cut as of ``at_ms`` (once: a cut found again while the game
+        is held for the line changes nothing)."""
+        if not self.over and not self._cut:
             self.seat.line_cut(at_ms)
+            self._cut = True
 
     def line_back(self, at_ms: int) -> None:
-        if not self.over:
+        """The referees resumed the game at ``at_ms`` (nothing if it was not held)."""
+        if not self.over and self._cut:
             self.seat.line_back(at_ms)
+            self._cut = False
 
-    def tick(self, now_ms: int) -> LinkedOutcome:
-        """A fallen flag ends the game (once final: the other hall has told everything
-        it stamped before it)."""
+    def tick(self, now_ms: int, *, away_heard_ms: int | None = None) -> LinkedOutcome:
+        """A fallen flag ends the game once it is final: the hall of the player whose
+        flag fell has told everything it stamped before it. The owner hall's own devices
+        are heard up to ``OWN_HEARD_MS`` ago (a press waits that long for its stone);
+        the away hall up to ``away_heard_ms`` (the host's bound from the line: its items
+        arrive in order, a press held at most as long)."""
         out = LinkedOutcome()
         if self.over:
             return out
+        self.seat.rule.heard_until(self.seat.owner_seat, max(0, now_ms - OWN_HEARD_MS))
+        if away_heard_ms is not None:
+            self.seat.rule.heard_until(self.seat.away_seat, max(0, away_heard_ms))
         state = self.seat.time(now_ms)
         if state.flag_seat is not None and state.flag_final and state.flag_ms is not None:
             t = self._t(state.flag_ms)
