@@ -137,7 +137,7 @@ class LinkedHosts:
                 referee=REFEREE,
                 action="resume",
                 table=TABLE,
-                args={"chief": chief},
+                args={"role": "chief" if chief else "hall"},
                 issued_ms=time.time_ns() // 1_000_000,
             ),
             TOKEN.encode(),

@@ -83,7 +83,9 @@ _PENALTY = ArgSpec("text-or-null", required=False)
 
 ACTION_ARGS: Mapping[str, Mapping[str, ArgSpec]] = {
     "pause": {"reason": _REASON},
-    "resume": {"penalty": _PENALTY},
+    # role: at a linked table (docs/linked.md), "chief" resumes alone; otherwise a hall
+    # referee's resume is a request the other hall's confirms
+    "resume": {"penalty": _PENALTY, "role": ArgSpec("keyword", required=False)},
     "adjust-time": {
         "seat": _SEAT,
         "delta_ms": ArgSpec("int", low=-MAX_ADJUST_MS, high=MAX_ADJUST_MS),

@@ -287,12 +287,16 @@ class LinkedTables:
         return True
 
     def command(self, command: ArbiterCommand) -> tuple[bool, str] | None:
-        """A verified referee command for a linked table: ``resume`` (args ``chief``:
-        true for the chief referee alone); others are not for a linked table yet."""
+        """A verified referee command for a linked table: ``resume`` (``role=chief``:
+        the chief referee resumes alone; else a hall's request or confirmation); the
+        others are not for a linked table yet."""
         side = self.sides.get(command.table) if command.table is not None else None
         if side is None:
             return None
         if command.action != "resume":
             return False, f"{command.action} is not available on a linked table yet"
-        chief = bool(command.args.get("chief", False))
+        role = command.args.get("role")
+        if role not in (None, "chief", "hall"):
+            return False, f"resume: role must be chief or hall, not {role!r}"
+        chief = role == "chief"
         return side.resume_command(command.referee, chief, self.now_ms())
