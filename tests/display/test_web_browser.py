@@ -114,7 +114,9 @@ def test_the_page_in_chromium(ws_broker: WebSocketsBroker, tmp_path: Path) -> No
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
     with (
-        running_cli(web_cmd(venue_file, port, ws_broker), tmp_path / "web.log", ready="serving http://"),
+        running_cli(
+            web_cmd(venue_file, port, ws_broker), tmp_path / "web.log", ready="serving http://"
+        ),
         sync_playwright() as playwright,
     ):
         browser = launch(playwright)
@@ -255,7 +257,9 @@ def test_a_hall_of_two_events_in_chromium(ws_broker: WebSocketsBroker, tmp_path:
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
     with (
-        running_cli(web_cmd(venue_file, port, ws_broker), tmp_path / "web.log", ready="serving http://"),
+        running_cli(
+            web_cmd(venue_file, port, ws_broker), tmp_path / "web.log", ready="serving http://"
+        ),
         sync_playwright() as playwright,
     ):
         browser = launch(playwright)

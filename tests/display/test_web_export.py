@@ -43,9 +43,9 @@ def test_export_writes_the_whole_page(tmp_path: Path) -> None:
         "rulesets": {},
     }
     html = (out / "index.html").read_text()
-    assert (
-        "connect-src 'self' wss://follow.example.org; base-uri 'none'" in html
-    ), "the page's own policy: its files and the broker's origin only"
+    assert "connect-src 'self' wss://follow.example.org; base-uri 'none'" in html, (
+        "the page's own policy: its files and the broker's origin only"
+    )
 
 
 def test_no_outside_url_anywhere(tmp_path: Path) -> None:

@@ -34,7 +34,9 @@ WS_URL = "ws://127.0.0.1:9001/"
 @contextmanager
 def web(tmp_path: Path, idle_s: float = IDLE_S) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """``wuzi web`` on a free port; stopped (SIGKILL) at the end if the test did not."""
-    venue = write_venue(tmp_path, "web-srv", "mqtt://127.0.0.1:1", "[broadcast]\ndelay_minutes = 15\n")
+    venue = write_venue(
+        tmp_path, "web-srv", "mqtt://127.0.0.1:1", "[broadcast]\ndelay_minutes = 15\n"
+    )
     port = free_port()
     log = tmp_path / "web.log"
     args = ["web", "--config", str(venue), "--port", str(port), "--bind", "127.0.0.1"]
@@ -59,7 +61,9 @@ def web(tmp_path: Path, idle_s: float = IDLE_S) -> Iterator[tuple[subprocess.Pop
     assert "Traceback" not in text, text[-3000:]
 
 
-def get(port: int, path: str, gz: bool = False, timeout_s: float = 5.0) -> tuple[int, dict[str, str], bytes]:
+def get(
+    port: int, path: str, gz: bool = False, timeout_s: float = 5.0
+) -> tuple[int, dict[str, str], bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout_s)
     try:
         connection.request("GET", path, headers={"Accept-Encoding": "gzip"} if gz else {})
@@ -123,7 +127,9 @@ def test_idle_sockets_opened_and_dropped_do_not_keep_a_viewer_waiting(tmp_path: 
         assert get(port, "/", timeout_s=5)[0] == 200, "a viewer while 2,000 sockets are idle"
         during = time.monotonic() - started
         for sock in sockets:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            sock.setsockopt(
+                socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
+            )
             sock.close()  # an abortive close (RST), as a crowd of phones going away
         started = time.monotonic()
         assert get(port, "/", timeout_s=5)[0] == 200, "a viewer after 2,000 sockets dropped"

@@ -48,7 +48,7 @@ class PageSettings:
     mqtt_url: str
     venue: str
     name: str = ""
-    delay_minutes: int | None = None  # None: not known (no venue file given)
+    delay_minutes: float | None = None  # None: not known (no venue file given)
     rulesets: dict[str, str] = field(default_factory=dict)  # event id -> rule set; "" default
 
     def config(self) -> dict[str, object]:
@@ -122,7 +122,7 @@ def page_files(settings: PageSettings) -> dict[str, bytes]:
     client is checked against its manifest's sha256, so a changed file is never served."""
     check_mqtt_url(settings.mqtt_url)
     files = {name: _asset(name) for name in _ASSETS}
-    csp = f'<meta http-equiv="Content-Security-Policy" content="'
+    csp = '<meta http-equiv="Content-Security-Policy" content="'
     csp += f'{content_security_policy(settings.mqtt_url, meta=True)}">'
     html = files["index.html"].decode()
     if CSP_MARK not in html:
@@ -137,5 +137,7 @@ def page_files(settings: PageSettings) -> dict[str, bytes]:
         raise WebPageError(
             f"web_assets/{_VENDOR}/{client['file']} does not match the sha256 of its manifest"
         )
-    files["config.json"] = (json.dumps(settings.config(), ensure_ascii=False, indent=1) + "\n").encode()
+    files["config.json"] = (
+        json.dumps(settings.config(), ensure_ascii=False, indent=1) + "\n"
+    ).encode()
     return files

@@ -97,7 +97,9 @@ def make_app(assets: dict[str, Asset], mqtt_url: str) -> web.Application:
         if "gzip" in request.headers.get("Accept-Encoding", ""):
             extra["Content-Encoding"] = "gzip"
             body = asset.packed
-        return web.Response(body=body, content_type=None, headers=extra | {"Content-Type": asset.kind})
+        return web.Response(
+            body=body, content_type=None, headers=extra | {"Content-Type": asset.kind}
+        )
 
     app = web.Application(handler_args={"max_line_size": MAX_LINE, "max_headers": MAX_HEADERS})
     app.router.add_route("GET", "/{tail:.*}", page)
