@@ -161,6 +161,15 @@ def test_the_page_in_chromium(ws_broker: WebSocketsBroker, tmp_path: Path) -> No
         seen = page.evaluate("window.wuziSeen['2:3']")
         assert page.evaluate("window.noReload") == 1
         latency_ms = seen - sent
+
+        # the page reads the public feed only: a live state (table/4/state) never shows,
+        # and an older public state of table 2 never takes back its newer one
+        host.publish(topics.table_state(venue, 4), live_state(4, (112,), game_id="g-4"))
+        older = live_state(2, (112,), game_id="g-2", black="王芳", white="刘强", board=2)
+        publish_public(host, venue, [older, live_state(3, (112, 113), game_id="g-3", board=3)])
+        page.wait_for_selector('#t-3[data-moves="2"]', timeout=10_000)
+        assert page.locator("#t-4").count() == 0
+        assert page.locator('#t-2[data-moves="3"]').count() == 1
         page.set_viewport_size({"width": 390, "height": 844})  # a phone
         shot(page, tmp_path, "web-phone.png")
         page.set_viewport_size({"width": 1280, "height": 900})
@@ -181,6 +190,13 @@ def test_the_page_in_chromium(ws_broker: WebSocketsBroker, tmp_path: Path) -> No
         sgf = saved.read_text()
         assert download.suggested_filename == "g-1.sgf"
         assert "PB[张伟]" in sgf and "RE[B+]" in sgf and ";B[hh]" in sgf
+        with page.expect_download() as info:
+            page.click("#dl-psq")
+        saved = tmp_path / info.value.suggested_filename
+        info.value.save_as(saved)
+        psq = saved.read_text().splitlines()
+        assert psq[:3] == ["Piskvorky 15x15, 0:0, 0", "8,8,0", "9,8,0"], psq
+        assert "张伟" in psq and '[Result "1-0"]' in psq
         shot(page, tmp_path, "web-game.png")
         browser.close()
     host.close()

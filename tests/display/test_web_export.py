@@ -74,6 +74,15 @@ def test_the_vendored_client_is_the_pinned_one(tmp_path: Path) -> None:
     assert "MIT License" in (out / "vendor" / "mqtt.LICENSE.md").read_text()
 
 
+def test_the_broker_url_defaults_to_the_venue_brokers_websockets(tmp_path: Path) -> None:
+    venue = write_venue(tmp_path, "exp-4", "mqtts://broker.venue:8883")
+    out = export(tmp_path, "--config", str(venue))
+    assert json.loads((out / "config.json").read_text())["mqtt_url"] == "wss://broker.venue:9001/"
+    out = export(tmp_path, "--config", str(venue), "--broker", "mqtt://10.1.2.3:1883")
+    assert json.loads((out / "config.json").read_text())["mqtt_url"] == "ws://10.1.2.3:9001/"
+    assert "connect-src 'self' ws://10.1.2.3:9001;" in (out / "index.html").read_text()
+
+
 def test_the_default_broker_url_is_the_venue_brokers_host() -> None:
     assert default_mqtt_url("10.0.0.5", tls=False) == "ws://10.0.0.5:9001/"
     assert default_mqtt_url("broker.venue", tls=True) == "wss://broker.venue:9001/"

@@ -118,6 +118,47 @@ def test_a_slow_client_is_cut_at_the_timeout_while_another_is_served(tmp_path: P
         assert all(IDLE_S * 0.5 < t < IDLE_S + 5 for t in closed), closed
 
 
+def test_a_header_flood_is_refused_while_others_are_served(tmp_path: Path) -> None:
+    with web(tmp_path, idle_s=30) as (_process, port):
+        floods = []
+        for n in range(20):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            if n % 2:  # too many headers
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-A: b\r\n" * 500 + b"\r\n")
+            else:  # one header line far too long
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 100_000)
+            floods.append(sock)
+        assert get(port, "/app.js")[0] == 200
+        for sock in floods:
+            answer = b""
+            try:
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            except ConnectionResetError:
+                pass
+            assert answer == b"" or answer[:10] in (b"HTTP/1.0 4", b"HTTP/1.1 4"), answer[:80]
+            sock.close()
+        assert get(port, "/")[0] == 200
+
+
+def test_a_port_in_use_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        venue = write_venue(tmp_path, "web-busy", "mqtt://127.0.0.1:1")
+        done = subprocess.run(
+            [sys.executable, "-m", "wuzi.cli", "web", "--config", str(venue), "--port",
+             str(port), "--bind", "127.0.0.1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"wuzi web: cannot listen on 127.0.0.1:{port}: ")
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
 def test_idle_sockets_opened_and_dropped_do_not_keep_a_viewer_waiting(tmp_path: Path) -> None:
     with web(tmp_path, idle_s=30) as (_process, port):
         sockets = []

@@ -3,12 +3,14 @@
 Contract (docs/cli.md "wuzi web" and "wuzi web export")::
 
     wuzi web --config VENUE.TOML [--port 8080] [--bind ADDRESS] [--mqtt-url URL]
-             [--idle-timeout SECONDS] [--log-level LEVEL]
-    wuzi web export --out DIR [--config VENUE.TOML | --venue ID] [--mqtt-url URL]
+             [--broker URL] [--idle-timeout SECONDS] [--log-level LEVEL]
+    wuzi web export --out DIR [--config VENUE.TOML [--broker URL] | --venue ID]
+             [--mqtt-url URL]
 
 The page is static files (`wuzi.display.web_page`); the browsers read the delayed public
 feed from the broker over MQTT on WebSockets (``--mqtt-url``, default
-``ws://<the venue broker's host>:9001/``), so this process subscribes to nothing.
+``ws://<the venue broker's host>:9001/``; ``--broker`` names another broker whose host
+that is), so this process subscribes to nothing and logs in nowhere.
 ``export`` writes the files into DIR for any static server or CDN (exit 0, 1 on bad input
 with one line on stderr); the server form prints ``wuzi web: serving http://…/`` once it
 listens and runs until SIGTERM or SIGINT, exit 0 then; 1 when the venue file, the URL or
@@ -59,11 +61,16 @@ def _settings(args: argparse.Namespace) -> Any:
     from wuzi.display.web_page import default_mqtt_url as default_url
 
     if args.config is None:
-        if args.mqtt_url is None or args.venue is None:
+        if args.venue is None or (args.mqtt_url is None and args.broker is None):
             raise WebPageError("without --config, give --venue ID and --mqtt-url URL")
         from wuzi.bus.topics import check_name
 
-        return PageSettings(check_mqtt_url(args.mqtt_url), check_name("venue", args.venue))
+        if args.mqtt_url is None:
+            broker = parse_broker_url(args.broker)
+            url = default_url(broker.host, broker.tls)
+        else:
+            url = check_mqtt_url(args.mqtt_url)
+        return PageSettings(url, check_name("venue", args.venue))
     from wuzi.broadcast.settings import load
 
     venue, broadcast, _bridge = load(args.config)
@@ -71,8 +78,8 @@ def _settings(args: argparse.Namespace) -> Any:
         raise WebPageError(f"--venue {args.venue!r} is not the venue file's ({venue.id!r})")
     if args.mqtt_url is not None:
         url = check_mqtt_url(args.mqtt_url)
-    else:
-        broker = parse_broker_url(venue.broker.url)
+    else:  # the WebSockets listener of the broker the venue file (or --broker) names
+        broker = parse_broker_url(args.broker or venue.broker.url)
         url = default_url(broker.host, broker.tls)
     rulesets = {
         event.id: rules.name
@@ -104,14 +111,8 @@ def _export(args: argparse.Namespace) -> int:
             path.write_bytes(body)
     except OSError as exc:
         return _fail(f"--out {out}: cannot write {exc.filename or out}: {exc.strerror or exc}")
-    print(f"wuzi web: wrote {len(files)} files to {out}/ (broker {files_url(files)})")
+    print(f"wuzi web: wrote {len(files)} files to {out}/")
     return 0
-
-
-def files_url(files: dict[str, bytes]) -> str:
-    import json
-
-    return str(json.loads(files["config.json"])["mqtt_url"])
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -182,6 +183,12 @@ def register(subparsers: Any) -> None:
         metavar="URL",
         help="the broker's WebSockets URL the browsers use (default: ws://<the venue "
         "broker's host>:9001/)",
+    )
+    p.add_argument(
+        "--broker",
+        metavar="URL",
+        help="the broker (mqtt://…) whose host gives the default --mqtt-url, instead of the "
+        "venue file's [broker] url",
     )
     p.add_argument(
         "--port", type=_port, default=DEFAULT_PORT, help=f"HTTP port (default {DEFAULT_PORT})"
