@@ -25,23 +25,21 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 
 from support.broker import free_port
 from support.public_feed import live_publisher, live_state, now_ms
-from support.web import WebSocketsBroker, publish_public, running_cli, write_venue
+from support.web import (
+    ARGS,
+    CHROMIUM,
+    WebSocketsBroker,
+    competition,
+    publish_public,
+    running_cli,
+    write_venue,
+)
 from wuzi.bus import topics
-from wuzi.bus.schemas import CompetitionState, MatchSummary, StandingLine
+from wuzi.bus.schemas import CompetitionState, StandingLine
 
-CHROMIUM = Path("/usr/bin/chromium")
 REPO = Path(__file__).resolve().parents[2]
 OUTPUT = REPO / "build" / "test-output"
 TABS = 20
-ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-sync",
-]
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -62,26 +60,6 @@ def ws_broker(tmp_path: Path) -> Iterator[WebSocketsBroker]:
 def web_cmd(venue_file: Path, port: int, broker: WebSocketsBroker) -> list[str]:
     return ["web", "--config", str(venue_file), "--port", str(port), "--bind", "127.0.0.1",
             "--mqtt-url", broker.ws_url]  # fmt: skip
-
-
-def competition() -> CompetitionState:
-    return CompetitionState(
-        event="全国五子棋团体赛 National team final",
-        format="team-knockout-placement",
-        round=4,
-        rounds=4,
-        matches=(MatchSummary("places 1-2", "上海", "北京", 1.0, 0.0, (1, 2, 3), "playing", None),),
-        standings=(
-            StandingLine(1, 1, "上海", 9.0, (21.5,)),
-            StandingLine(2, 2, "北京", 7.0, (19.0,)),
-            StandingLine(3, 4, "浙江", 6.0, (17.5,)),
-        ),
-        tiebreak_names=("board_points",),
-        tiebreak_formulas=("board points",),
-        bracket=(),
-        finished=False,
-        at_ms=now_ms(),
-    )
 
 
 def shot(page: Page, tmp_path: Path, name: str) -> Path:

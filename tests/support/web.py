@@ -11,11 +11,28 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from support.broker import MosquittoBroker, free_port, wait_until
+from support.public_feed import now_ms
 from wuzi.bus import topics
 from wuzi.bus.client import BusClient
-from wuzi.bus.schemas import CompetitionState, Message, TableEvent, TableState
+from wuzi.bus.schemas import (
+    CompetitionState,
+    MatchSummary,
+    Message,
+    StandingLine,
+    TableEvent,
+    TableState,
+)
 
-__all__ = ["WebSocketsBroker", "publish_public", "running_cli", "web_args", "write_venue"]
+__all__ = [
+    "ARGS",
+    "CHROMIUM",
+    "WebSocketsBroker",
+    "competition",
+    "publish_public",
+    "running_cli",
+    "web_args",
+    "write_venue",
+]
 
 
 def write_venue(directory: Path, venue_id: str, broker_url: str, extra: str = "") -> Path:
@@ -100,3 +117,37 @@ def publish_public(client: BusClient, venue: str, messages: list[Message]) -> No
         else:  # pragma: no cover - a test's mistake
             raise TypeError(type(message).__name__)
     assert client.wait_drained(10)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium (scripts/system-deps.sh dev), driven by Playwright in the page's tests."""
+# as root: no sandbox; nothing of Google's services
+ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-sync",
+]
+
+
+def competition() -> CompetitionState:
+    return CompetitionState(
+        event="全国五子棋团体赛 National team final",
+        format="team-knockout-placement",
+        round=4,
+        rounds=4,
+        matches=(MatchSummary("places 1-2", "上海", "北京", 1.0, 0.0, (1, 2, 3), "playing", None),),
+        standings=(
+            StandingLine(1, 1, "上海", 9.0, (21.5,)),
+            StandingLine(2, 2, "北京", 7.0, (19.0,)),
+            StandingLine(3, 4, "浙江", 6.0, (17.5,)),
+        ),
+        tiebreak_names=("board_points",),
+        tiebreak_formulas=("board points",),
+        bracket=(),
+        finished=False,
+        at_ms=now_ms(),
+    )
