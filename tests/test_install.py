@@ -52,7 +52,8 @@ def test_every_install_gets_only_what_a_host_and_the_director_need() -> None:
     assert _names(groups["screens"]) == {"wuzi-screens"}
     assert _names(groups["demo"]) == {"wuzi-sim"}
     for folder, name, needs in (
-        ("display", "wuzi-screens", {"wuzi", "pyglet"}),
+        # aiohttp: `wuzi web`'s server (issue 37), never on a table host's Pi
+        ("display", "wuzi-screens", {"wuzi", "pyglet", "aiohttp"}),
         ("sim", "wuzi-sim", {"wuzi", "wuzi-screens", "amqtt"}),
     ):
         part = tomllib.loads((ROOT / folder / "pyproject.toml").read_text())["project"]

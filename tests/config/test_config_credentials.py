@@ -261,7 +261,7 @@ def test_screens_must_be_listed_in_the_right_list() -> None:
 
 
 def test_an_unlisted_screen_is_told_the_exact_line_to_write() -> None:
-    """`wuzi web` logs in as the public screen ``web-<machine>``: the error gives the
+    """A public screen not listed in ``[screens] public``: the error gives the
     ``[screens]`` line with it added, ready to paste."""
     rest = '[screens]\nlive = ["hall"]\npublic = ["foyer"]\n'
     venue = parse_venue(BASE.format(broker="", host="", rest=rest))

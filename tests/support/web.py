@@ -1,21 +1,38 @@
 """`wuzi broadcast` and `wuzi web` as the organisers run them (subprocesses of the real
-CLI), a venue file for them, and a raw server-sent-events reader."""
+CLI), a venue file for them, and a Mosquitto that browsers reach over WebSockets."""
 
 from __future__ import annotations
 
-import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from support.broker import free_port, wait_until
+from support.broker import MosquittoBroker, free_port, wait_until
+from support.public_feed import now_ms
+from wuzi.bus import topics
+from wuzi.bus.client import BusClient
+from wuzi.bus.schemas import (
+    CompetitionState,
+    MatchSummary,
+    Message,
+    StandingLine,
+    TableEvent,
+    TableState,
+)
 
-__all__ = ["SseClient", "running_cli", "write_venue"]
+__all__ = [
+    "ARGS",
+    "CHROMIUM",
+    "WebSocketsBroker",
+    "competition",
+    "publish_public",
+    "running_cli",
+    "web_args",
+    "write_venue",
+]
 
 
 def write_venue(directory: Path, venue_id: str, broker_url: str, extra: str = "") -> Path:
@@ -73,36 +90,64 @@ def web_args(venue_file: Path, port: int | None = None) -> tuple[list[str], int]
     return ["web", "--config", str(venue_file), "--port", str(port), "--bind", "127.0.0.1"], port
 
 
-class SseClient:
-    """One raw event-stream connection: events (name, data, arrival wall ms) as they come."""
+class WebSocketsBroker(MosquittoBroker):
+    """A Mosquitto with a second listener speaking MQTT over WebSockets (for browsers):
+    ``listener PORT 127.0.0.1`` + ``protocol websockets``, anonymous, as a venue opens it
+    to followers. ``ws_url`` is what ``wuzi web --mqtt-url`` takes."""
 
-    def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        self.sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
-        self.buffer = b""
-        self.events: list[tuple[str, object, int]] = []
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory)
+        self.ws_port = free_port()
+        self.ws_url = f"ws://127.0.0.1:{self.ws_port}/"
+        with self.config_path.open("a") as config:
+            config.write(f"listener {self.ws_port} 127.0.0.1\nprotocol websockets\n")
 
-    def read_until(self, predicate: object, timeout_s: float = 10.0) -> None:
-        """Read until ``predicate(events)`` holds."""
-        assert callable(predicate)
-        deadline = time.monotonic() + timeout_s
-        while not predicate(self.events):
-            left = deadline - time.monotonic()
-            assert left > 0, f"timed out; got {[e[0] for e in self.events]}"
-            self.sock.settimeout(left)
-            chunk = self.sock.recv(65536)
-            assert chunk, "the server closed the stream"
-            self.buffer += chunk
-            while b"\n\n" in self.buffer:
-                block, self.buffer = self.buffer.split(b"\n\n", 1)
-                name, data = "", ""
-                for line in block.decode().split("\n"):
-                    if line.startswith("event: "):
-                        name = line[7:]
-                    elif line.startswith("data: "):
-                        data = line[6:]
-                if name:
-                    self.events.append((name, json.loads(data), time.time_ns() // 1_000_000))
 
-    def close(self) -> None:
-        self.sock.close()
+def publish_public(client: BusClient, venue: str, messages: list[Message]) -> None:
+    """Publish each message where `wuzi broadcast` puts the delayed feed (a state retained on
+    ``public/table/<n>/state``, a competition summary on ``competition/state``) and wait
+    for the broker's acknowledgements."""
+    for message in messages:
+        if isinstance(message, TableState):
+            client.publish(topics.public_state(venue, message.table), message)
+        elif isinstance(message, TableEvent):
+            client.publish(topics.public_events(venue, message.table), message)
+        elif isinstance(message, CompetitionState):
+            client.publish(topics.competition_state(venue), message)
+        else:  # pragma: no cover - a test's mistake
+            raise TypeError(type(message).__name__)
+    assert client.wait_drained(10)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium (scripts/system-deps.sh dev), driven by Playwright in the page's tests."""
+# as root: no sandbox; nothing of Google's services
+ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-sync",
+]
+
+
+def competition() -> CompetitionState:
+    return CompetitionState(
+        event="全国五子棋团体赛 National team final",
+        format="team-knockout-placement",
+        round=4,
+        rounds=4,
+        matches=(MatchSummary("places 1-2", "上海", "北京", 1.0, 0.0, (1, 2, 3), "playing", None),),
+        standings=(
+            StandingLine(1, 1, "上海", 9.0, (21.5,)),
+            StandingLine(2, 2, "北京", 7.0, (19.0,)),
+            StandingLine(3, 4, "浙江", 6.0, (17.5,)),
+        ),
+        tiebreak_names=("board_points",),
+        tiebreak_formulas=("board points",),
+        bracket=(),
+        finished=False,
+        at_ms=now_ms(),
+    )

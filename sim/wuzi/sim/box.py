@@ -92,11 +92,14 @@ class Broker:
         persistent: bool = False,
         autosave_interval_s: int = 5,
         log_types: tuple[str, ...] = ("error", "warning"),
+        websockets: bool = False,
     ) -> None:
         """``persistent``: keep retained messages and queued QoS 1 messages of persistent
         sessions across a restart, as a venue's broker does (saved every
         ``autosave_interval_s``, 0: only when the broker stops). ``log_types``: what goes
-        to ``mosquitto.log`` in ``directory``."""
+        to ``mosquitto.log`` in ``directory``. ``websockets``: a second loopback listener
+        speaking MQTT over WebSockets, for the spectators' page in a browser (``ws_url``;
+        "" without)."""
         self.binary = find_mosquitto()
         self.directory = directory
         self.port = free_port()
@@ -120,6 +123,11 @@ class Broker:
         ]
         if os.geteuid() == 0:  # as root Mosquitto would drop to a user that cannot write here
             lines.append("user root")
+        self.ws_url = ""
+        if websockets:
+            ws_port = free_port()
+            self.ws_url = f"ws://127.0.0.1:{ws_port}/"
+            lines += [f"listener {ws_port} 127.0.0.1", "protocol websockets"]
         self.config_path.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen[bytes] | None = None
 

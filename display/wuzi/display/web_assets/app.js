@@ -1,6 +1,8 @@
-// Wuzi spectators' page: server-sent events from `wuzi web`, drawn with plain DOM and SVG.
-// Everything comes from this server (no outside resource); the data is the delayed public
-// feed and the competition summary. Clocks count down locally between updates.
+// Wuzi spectators' page: drawn with plain DOM and SVG from the delayed public feed, which
+// the page reads itself from the broker over MQTT on WebSockets (the vendored mqtt.js;
+// config.json names the broker, the venue's public and competition topics and the delay).
+// Everything else comes from the page's own files. Clocks count down locally between
+// updates; model.js folds the messages.
 "use strict";
 
 const SIZE = 15;
@@ -10,7 +12,8 @@ const $ = (id) => document.getElementById(id);
 const view = {
   tables: new Map(), competition: null, meta: {}, game: null, gameId: null, at: 0,
   events: [], // a hall of several events: [{id, name, tables, competition}]; [] for one
-  eventId: null, // the event this page opens (/?event=ID), or null
+  eventId: null, // the event this page opens (?event=ID), or null
+  model: null, // the FeedModel (model.js)
 };
 window.wuziSeen = {}; // "table:seq" -> Date.now() when the update arrived (tests, latency)
 window.wuziEvents = 0;
@@ -159,7 +162,7 @@ function renderEvents() {
     const leaders = c ? c.standings.slice(0, 3).map((s) => `<li>${esc(s.entrant)} `
       + `<span class="pts">${esc(s.points)}</span></li>`).join("") : "";
     const tables = ev.tables.length ? `第${ev.tables.join(", ")}桌 Tables` : "";
-    return `<a class="event" id="ev-${esc(ev.id)}" href="/?event=${encodeURIComponent(ev.id)}">`
+    return `<a class="event" id="ev-${esc(ev.id)}" href="./?event=${encodeURIComponent(ev.id)}">`
       + `<h3>${esc(ev.name)}</h3><div class="note">${esc(roundText(c))}</div>`
       + `<div class="note">${esc(tables)}</div>${leaders ? `<ol>${leaders}</ol>` : ""}</a>`;
   }).join("");
@@ -169,7 +172,7 @@ function cardHtml(t) {
   const moveNo = t.moves.length ? `第${t.moves.length}手 Move ${t.moves.length}` : "";
   const status = [t.status_text, moveNo].filter(Boolean).join(" · ");
   const link = t.game_id
-    ? `<a class="open" href="/game?id=${encodeURIComponent(t.game_id)}">棋谱 Game record ›</a>` : "";
+    ? `<a class="open" href="./?game=${encodeURIComponent(t.game_id)}">棋谱 Game record ›</a>` : "";
   const board = t.board ? ` · 第${t.board}台 Board ${t.board}` : "";
   const ev = several() && !view.eventId && t.event_name
     ? `<span class="ev">${esc(t.event_name)}</span>` : "";
@@ -227,17 +230,14 @@ function renderCompetition() {
 
 let gamesTimer = null;
 function refreshGames() {
-  if (gamesTimer) return;
-  gamesTimer = setTimeout(async () => {
+  if (gamesTimer || !view.model) return;
+  gamesTimer = setTimeout(() => {
     gamesTimer = null;
-    try {
-      const all = await (await fetch("/api/games")).json();
-      const games = all.filter((g) => !view.eventId || g.event === view.eventId);
-      $("games-list").innerHTML = games.map((g) => `<li><a href="/game?id=${encodeURIComponent(g.game_id)}">`
-        + `第${g.table}桌 Table ${g.table}: ${esc(g.black)} – ${esc(g.white)}</a> `
-        + `${esc(g.result || (g.status === "playing" ? "对局中 playing" : ""))}</li>`).join("");
-    } catch (e) { /* the stream's reconnect brings it back */ }
-  }, 1500);
+    const games = view.model.gamesList().filter((g) => !view.eventId || g.event === view.eventId);
+    $("games-list").innerHTML = games.map((g) => `<li><a href="./?game=${encodeURIComponent(g.game_id)}">`
+      + `第${g.table}桌 Table ${g.table}: ${esc(g.black)} – ${esc(g.white)}</a> `
+      + `${esc(g.result || (g.status === "playing" ? "对局中 playing" : ""))}</li>`).join("");
+  }, 300);
 }
 
 // --- the game page --------------------------------------------------------------------
@@ -259,9 +259,19 @@ function renderGame() {
     ? `第${view.at}手 Move ${view.at}: ${pointName(g.moves[view.at - 1])} / ${n}` : `0 / ${n}`;
   $("move-list").innerHTML = g.moves.map((p, i) => `<li data-i="${i + 1}" class="${i + 1 === view.at ? "at" : ""}">`
     + `${i % 2 === 0 ? "●" : "○"} ${pointName(p)}</li>`).join("");
-  const id = encodeURIComponent(view.gameId);
-  $("dl-sgf").href = `/record.sgf?id=${id}`;
-  $("dl-psq").href = `/record.psq?id=${id}`;
+}
+
+// The records as downloads, built here from the moves (model.js): made when clicked.
+function download(fmt) {
+  const g = view.game;
+  if (!g) return;
+  const rules = view.meta.rulesets || {};
+  const text = fmt === "sgf" ? recordSgf(g, rules[g.event_id || ""] || rules[""] || "renju") : recordPsq(g);
+  const link = $(`dl-${fmt}`);
+  if (link.dataset.url) URL.revokeObjectURL(link.dataset.url);
+  link.dataset.url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
+  link.href = link.dataset.url;
+  link.download = `${String(view.gameId).replace(/[^A-Za-z0-9_.-]+/g, "-") || "game"}.${fmt}`;
 }
 
 function go(at) {
@@ -283,75 +293,91 @@ function setUpGamePage(id) {
     if (e.key === "ArrowLeft") go(view.at - 1);
     if (e.key === "ArrowRight") go(view.at + 1);
   });
-  fetch(`/api/game?id=${encodeURIComponent(id)}`).then(async (r) => {
-    if (!r.ok) { $("game-title").textContent = await r.text(); return; }
-    const g = await r.json();
-    g._got = performance.now();
-    view.game = g;
-    view.at = g.moves.length;
-    renderGame();
-  });
+  $("dl-sgf").onclick = () => download("sgf");
+  $("dl-psq").onclick = () => download("psq");
+  $("game-title").textContent = "等待数据 Waiting for the public feed…";
 }
 
-function onGameUpdate(t) {
-  const g = view.game;
-  if (!g || t.game_id !== view.gameId) return;
-  const following = view.at === g.moves.length;
-  view.game = { ...g, ...t, names: t.moves.map(pointName), event: g.event, reason: g.reason };
-  if (following) view.at = t.moves.length;
+function onGameUpdate() {
+  const g = view.model.gameView(view.gameId);
+  if (!g) return;
+  const following = !view.game || view.at === view.game.moves.length;
+  view.game = g;
+  if (following) view.at = g.moves.length;
   renderGame();
 }
 
 // --- the stream -----------------------------------------------------------------------
 
-function onTable(t) {
-  t._got = performance.now();
-  window.wuziSeen[`${t.table}:${t.seq}`] = Date.now();
-  const before = view.tables.get(t.table);
-  if (t.gone) view.tables.delete(t.table); else view.tables.set(t.table, t);
-  if (!view.gameId) renderCard(t); else onGameUpdate(t);
-  if (!before || before.game_id !== t.game_id || before.status !== t.status) refreshGames();
+function onTable(table) {
+  const before = view.tables.get(table);
+  const t = view.model.tableView(table);
+  if (t) {
+    view.tables.set(table, t);
+    window.wuziSeen[`${t.table}:${t.seq}`] = Date.now();
+  } else view.tables.delete(table);
+  if (!view.gameId) renderCard(t || { table, gone: true }); else onGameUpdate();
+  if (!before || !t || before.game_id !== t.game_id || before.status !== t.status) refreshGames();
 }
 
-function connect() {
-  const source = new EventSource("/events");
-  source.onopen = () => { $("link").hidden = true; };
-  source.onerror = () => { $("link").hidden = false; $("link").textContent = "未连接 Offline"; };
-  source.addEventListener("meta", (e) => {
-    view.meta = JSON.parse(e.data);
-    $("venue").textContent = view.meta.name || "五子棋 Gomoku";
-    document.title = `${view.meta.name || "Wuzi"} · 五子棋 Gomoku`;
-    const d = view.meta.delay_minutes;
-    $("delay").hidden = false;
-    $("delay").textContent = d > 0 ? `延时 ${d} 分钟 Delayed ${d} min` : "无延时 No delay";
-    if (view.meta.connected === false) {
-      $("link").hidden = false;
-      $("link").textContent = "转播中断 Feed interrupted";
+function onCompetition() {
+  const events = view.model.events();
+  view.events = events.length > 1 ? view.model.eventsView() : [];
+  view.competition = events.length > 1 ? null : view.model.competitionView();
+  for (const n of view.tables.keys()) {
+    const t = view.model.tableView(n); // the match and the event's name on each card
+    if (t) view.tables.set(n, t);
+  }
+  if (view.gameId) onGameUpdate(); else renderCompetition();
+}
+
+function showMeta(config) {
+  view.meta = config;
+  const name = config.name || "五子棋 Gomoku";
+  $("venue").textContent = name;
+  if (!view.eventId) document.title = `${config.name || "Wuzi"} · 五子棋 Gomoku`;
+  const words = delayWords(config.delay_minutes);
+  $("delay").hidden = !words;
+  $("delay").textContent = words;
+}
+
+function linkState(text) {
+  $("link").hidden = !text;
+  $("link").textContent = text || "";
+}
+
+function connect(config) {
+  view.model = new FeedModel(config);
+  const client = mqtt.connect(config.mqtt_url, {
+    clean: true, reconnectPeriod: 2000, connectTimeout: 10000, keepalive: 30,
+    timerVariant: "native", // a blob: worker's timers would need a looser CSP (worker-src blob:)
+    clientId: `wuzi-web-${Math.random().toString(16).slice(2, 10)}`,
+  });
+  const decoder = new TextDecoder();
+  client.on("connect", () => {
+    linkState("");
+    client.subscribe(view.model.filters(), { qos: 0 });
+  });
+  client.on("offline", () => linkState("未连接 Offline: reconnecting"));
+  client.on("error", () => linkState("未连接 Offline: reconnecting"));
+  client.on("message", (topic, payload) => {
+    let changes;
+    try {
+      changes = view.model.apply(topic, decoder.decode(payload), performance.now());
+    } catch (e) {
+      return; // a message the page cannot read is skipped, never shown half
     }
-  });
-  source.addEventListener("snapshot", (e) => {
-    const snap = JSON.parse(e.data);
     window.wuziEvents++;
-    view.tables.clear();
-    $("tables").innerHTML = "";
-    for (const t of snap.tables) onTable(t);
-    view.competition = snap.competition;
-    view.events = snap.events || [];
-    renderCompetition();
-    $("empty").hidden = $("tables").children.length > 0;
-    refreshGames();
+    for (const [kind, key] of changes) {
+      if (kind === "table") onTable(key); else onCompetition();
+    }
+    if (changes.some(([kind]) => kind === "table")) {
+      const several = view.model.events().length > 1;
+      if (several !== view.events.length > 1) onCompetition();
+    }
+    $("empty").hidden = view.tables.size > 0;
   });
-  source.addEventListener("events", (e) => {
-    window.wuziEvents++;
-    view.events = JSON.parse(e.data);
-    renderCompetition();
-  });
-  source.addEventListener("table", (e) => { window.wuziEvents++; onTable(JSON.parse(e.data)); });
-  source.addEventListener("competition", (e) => {
-    window.wuziEvents++;
-    view.competition = JSON.parse(e.data);
-    renderCompetition();
-  });
+  window.wuziClient = client;
 }
 
 // Running clocks tick locally, ten times a second, touching only their own text.
@@ -368,12 +394,20 @@ function tick() {
   else for (const t of view.tables.values()) update($(`t-${t.table}`), t);
 }
 
-function start() {
+async function start() {
   const query = new URLSearchParams(location.search);
-  const id = query.get("id");
-  if (location.pathname === "/game" && id) setUpGamePage(id);
+  const id = query.get("game") || (location.pathname.endsWith("/game") ? query.get("id") : null);
+  if (id) setUpGamePage(id);
   else if (query.get("event")) view.eventId = query.get("event");
-  connect();
+  let config;
+  try {
+    config = await (await fetch("config.json", { cache: "no-store" })).json();
+  } catch (e) {
+    linkState("config.json 无法读取 cannot be read");
+    return;
+  }
+  showMeta(config);
+  connect(config);
   setInterval(tick, 100);
 }
 

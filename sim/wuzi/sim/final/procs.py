@@ -103,6 +103,6 @@ def start_broker(directory: Path, url: str | None) -> tuple[BrokerHandle | None,
         embedded = EmbeddedBroker()
         embedded.start()
         return embedded, embedded.url, f"an embedded broker (amqtt) at {embedded.url}"
-    broker = Broker(directory, persistent=True)
+    broker = Broker(directory, persistent=True, websockets=True)  # the web page's browsers
     broker.start()
     return broker, broker.url, f"a private Mosquitto at {broker.url}"

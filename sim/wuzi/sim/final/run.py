@@ -49,7 +49,7 @@ from wuzi.bus.schemas import (
 )
 from wuzi.config.venue import load_venue
 from wuzi.host.referee_signing import build_command
-from wuzi.sim.box import SimTables, free_port
+from wuzi.sim.box import Broker, SimTables, free_port
 from wuzi.sim.devices.runner import monotonic_ms
 from wuzi.sim.devices.virtual_board import REBOOT_MS
 from wuzi.sim.final.faults import Fault, plan_faults
@@ -332,10 +332,12 @@ class VenueRun:
         logs = self.work / "logs"  # the delay: the venue file's [broadcast] delay_minutes, 0
         config = ["--config", str(venue_file), "--broker", self.broker_url]
         port = _free_or(self.options.web_port)
+        # the browsers read the public feed from our broker's WebSockets listener, if any
+        ws_url = self.broker.ws_url if isinstance(self.broker, Broker) else ""
+        web = ["web", *config, "--port", str(port), "--bind", "127.0.0.1"]
         self.public = [
             Process("broadcast", ["broadcast", *config], logs / "broadcast.log"),
-            Process("web", ["web", *config, "--port", str(port), "--bind", "127.0.0.1"],
-                    logs / "web.log"),
+            Process("web", [*web, *(["--mqtt-url", ws_url] if ws_url else [])], logs / "web.log"),
         ]  # fmt: skip
         for process in self.public:
             process.start()

@@ -1,0 +1,30 @@
+// WCAG contrast of every visible text of a page, computed in the page (Playwright's
+// page.evaluate): for every visible element with text of its own, its colour against the
+// colour behind it (its ancestors' backgrounds composited until opaque). Large text (24 px,
+// or 18.66 px bold) needs 3:1, the rest 4.5:1 (WCAG 2 AA). SVG text is left out.
+() => {
+  const parse = (c) => { const m = c.match(/[\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const over = (top, under) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat([1]); };
+  const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const background = (el) => { const layers = [];
+    for (let e = el; e; e = e.parentElement) { const b = parse(getComputedStyle(e).backgroundColor);
+      if (b[3] > 0) { layers.push(b); if (b[3] >= 1) break; } }
+    let c = [255, 255, 255, 1]; for (const l of layers.reverse()) c = over(l, c); return c; };
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("svg") || el.closest("[hidden]")) continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length) continue;
+    const s = getComputedStyle(el);
+    if (s.visibility === "hidden" || Number(s.opacity) === 0) continue;
+    const bg = background(el); const fg = over(parse(s.color), bg);
+    const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    const size = parseFloat(s.fontSize); const bold = Number(s.fontWeight) >= 700;
+    const large = size >= 24 || (bold && size >= 18.66);
+    out.push({ text: el.textContent.trim().slice(0, 40), ratio: Math.round(ratio * 100) / 100,
+      need: large ? 3 : 4.5, tag: el.tagName, cls: el.className });
+  }
+  return out;
+}
