@@ -117,6 +117,23 @@ def _two_edges(tmp_path: Path, protocol: str, capsys: pytest.CaptureFixture[str]
             sentinel.close()
             for one in viewers:
                 one.close()
+            # A state retained at the central while the edges are up is retained on each
+            # edge too (the bridge keeps the flag), for viewers who come later.
+            state = "wuzi/v1/hall-a/public/table/3/state"
+            watchers = [viewer(port, protocol) for _conf, port in edges]
+            for watcher in watchers:
+                assert watcher.connect() == 0
+                watcher.subscribe(state)
+            publisher.publish(state, b"kept", retain=True)
+            for watcher in watchers:
+                watcher.wait_for(state, b"kept")  # it is on this edge now
+                watcher.close()
+            for _conf, port in edges:
+                late = viewer(port, protocol)
+                assert late.connect() == 0
+                late.subscribe(state)
+                assert (state, b"kept") in late.wait_for(state, b"kept")
+                late.close()
     finally:
         publisher.close()
         central.stop()

@@ -200,7 +200,7 @@ def followers_bridge_conf(venue_id: str, settings: FollowersSettings, password: 
         f"remote_password {conf_value('followers bridge password', password)}",
         "cleansession true",  # its retained states are sent again at every connection
         "notifications false",
-        "try_private false",
+        "try_private true",
         "start_type automatic",
         "restart_timeout 1 10",
         "keepalive_interval 30",
@@ -272,7 +272,10 @@ def edge_conf(settings: EdgeSettings) -> tuple[str, str]:
         f"remote_clientid {name}",
         "cleansession true",  # the retained states come again with each subscription
         "notifications false",
-        "try_private false",
+        # A bridge, not a plain client, to the upstream: a live message keeps its retain
+        # flag (a plain subscriber gets it cleared), so the edge retains each table's
+        # latest state for the viewers who arrive later (Mosquitto; EMQX's bridge mode).
+        "try_private true",
         "start_type automatic",
         "restart_timeout 1 10",
         "keepalive_interval 30",
