@@ -11,7 +11,9 @@ few processes). A public event (1.5 kB, the size of a table's public state) is p
 at the venue end; its arrival at each viewer is timed on the machine's one monotonic clock.
 
 * ``web.fanout_p99_ms_<N>`` — N viewers (1000 and 5000): the 99th percentile, over every
-  viewer and every event, from the publish at the venue broker to the arrival;
+  viewer and every event, from the publish at the venue broker to the arrival (and
+  ``web.fanout_p50_ms_<N>`` the median). It includes the viewers' own Python reading
+  thousands of WebSockets on the same two cores: an upper bound of the brokers' part;
 * ``web.broker_rss_mb_<N>`` — the resident memory of the central broker and the edges
   together (the brokers that scale with viewers; the venue broker holds none) with N
   viewers connected; ``web.broker_rss_mb_per_1000_viewers`` what 1000 add;
@@ -330,7 +332,9 @@ def run(emit: Emit, quick: bool) -> None:
                         flush=True,
                     )
                 if found.latencies_ms:
+                    p50 = percentile(found.latencies_ms, 0.5)
                     p99 = percentile(found.latencies_ms, 0.99)
+                    emit(f"web.fanout_p50_ms_{viewers}", p50, "ms")
                     emit(f"web.fanout_p99_ms_{viewers}", p99, "ms")
                 emit(f"web.broker_rss_mb_{viewers}", found.rss_mb, "MB")
                 emit(f"web.broker_cpu_ms_per_event_{viewers}", found.cpu_ms_per_event, "ms")
