@@ -1,8 +1,8 @@
 """Public edge brokers (`wuzi venue edge-config`, `wuzi.venue.followers.edge_conf`) on real
-Mosquitto: an edge pulls every venue's public trees from a central broker, in only, and
+Mosquitto: an edge pulls every venue's public trees from a hub broker, in only, and
 serves them to anonymous viewers over WebSockets, read only; nothing else crosses.
 
-Order proves "never" (support.acl): the central broker gets the live message first, the
+Order proves "never" (support.acl): the hub broker gets the live message first, the
 public sentinel after it from the same publisher; the edge's bridge keeps their order."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def test_an_edge_pulls_the_public_trees_in_and_serves_them_read_only() -> None:
     conf, acl = edge_conf(
         EdgeSettings(
             name="edge-1",
-            upstream_host="central.example.org",
+            upstream_host="hub.example.org",
             upstream_port=8883,
             acl_file="/etc/wuzi/edge/acl",
             mqtt_port=1883,
@@ -71,20 +71,20 @@ def test_two_edges_carry_the_public_feed_and_nothing_live(
 
 
 def _two_edges(tmp_path: Path, protocol: str, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "central").mkdir()
-    central = MosquittoBroker(tmp_path / "central")
-    central.start()
+    (tmp_path / "hub").mkdir()
+    hub = MosquittoBroker(tmp_path / "hub")
+    hub.start()
     edges: list[tuple[Path, int]] = []
     for n in (1, 2):
         port = box.free_port()
         out = tmp_path / f"edge-{n}"
-        code = main(["venue", "edge-config", "--upstream", f"127.0.0.1:{central.port}",
+        code = main(["venue", "edge-config", "--upstream", f"127.0.0.1:{hub.port}",
                      "--out", str(out), "--name", f"edge-{n}", "--websockets-port", str(port),
                      "--mqtt-port", str(box.free_port()), "--bind", "127.0.0.1"])  # fmt: skip
         assert code == 0, capsys.readouterr().err
         edges.append((out / "mosquitto.conf", port))
     assert "start the edge: mosquitto -c" in capsys.readouterr().out
-    publisher = Peer(central.port, None, None)
+    publisher = Peer(hub.port, None, None)
     try:
         assert publisher.connect() == 0
         with running_conf(*edges[0]), running_conf(*edges[1]):
@@ -108,7 +108,7 @@ def _two_edges(tmp_path: Path, protocol: str, capsys: pytest.CaptureFixture[str]
                 assert ("wuzi/v1/hall-b/competition/state", b"standings") in got
                 assert {p for _t, p in got} & {b"live", b"command"} == set()
                 one.publish("wuzi/v1/hall-a/public/table/1/state", b"forged")
-            sentinel = Peer(central.port, None, None)
+            sentinel = Peer(hub.port, None, None)
             assert sentinel.connect() == 0
             sentinel.subscribe("wuzi/v1/+/public/#")
             publisher.publish("wuzi/v1/hall-a/public/table/2/state", b"after")
@@ -117,7 +117,7 @@ def _two_edges(tmp_path: Path, protocol: str, capsys: pytest.CaptureFixture[str]
             sentinel.close()
             for one in viewers:
                 one.close()
-            # A state retained at the central while the edges are up is retained on each
+            # A state retained at the hub while the edges are up is retained on each
             # edge too (the bridge keeps the flag), for viewers who come later.
             state = "wuzi/v1/hall-a/public/table/3/state"
             watchers = [viewer(port, protocol) for _conf, port in edges]
@@ -136,4 +136,4 @@ def _two_edges(tmp_path: Path, protocol: str, capsys: pytest.CaptureFixture[str]
                 late.close()
     finally:
         publisher.close()
-        central.stop()
+        hub.stop()

@@ -18,7 +18,7 @@ Two shapes, one listener (`viewer_lines`):
   own client id there ends in a digest of its password (`bridge_client_id`), so no viewer
   can guess it to push the feed off either.
 * an **edge** (`edge_conf`, ``wuzi venue edge-config``): a public broker that *pulls*
-  ``wuzi/v1/+/public/#`` and ``wuzi/v1/+/competition/#`` in from a central broker; its
+  ``wuzi/v1/+/public/#`` and ``wuzi/v1/+/competition/#`` in from a hub broker; its
   bridge is an outgoing connection, so viewers of the edge have nothing to push off.
   Several edges behind DNS round robin or a load balancer serve a national audience
   (docs/followers.md).
@@ -67,7 +67,7 @@ VIEWER_INFLIGHT = 20
 MAX_KEEPALIVE_S = 300
 """A viewer's keep-alive may not exceed it, so a vanished phone frees its socket."""
 EDGE_TOPICS = tuple(f"{topics.ROOT}/{topics.PROTOCOL}/+/{level}/#" for level in BRIDGED_LEVELS)
-"""What an edge pulls from the central broker and gives its viewers: every venue's
+"""What an edge pulls from the hub broker and gives its viewers: every venue's
 public trees (``wuzi/v1/+/public/#``, ``wuzi/v1/+/competition/#``)."""
 QOS = 1
 
@@ -215,7 +215,7 @@ def followers_bridge_conf(venue_id: str, settings: FollowersSettings, password: 
 class EdgeSettings:
     """An edge broker: where it pulls from and what it offers viewers.
 
-    ``upstream_*``: the central (or a parent edge's) broker and the edge's login there;
+    ``upstream_*``: the hub broker (or a parent edge) and the edge's login there;
     ``mqtt_port``: a plain MQTT listener, anonymous and read only like the viewers', for
     edges pulling from this one (a tree of edges). Always there: Mosquitto 2.0 exits with
     "Unable to start any listening sockets" when its only listener is WebSockets."""

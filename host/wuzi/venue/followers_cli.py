@@ -105,12 +105,12 @@ def add_edge_config(subparsers: Any) -> None:
         description=(
             "Write DIR/mosquitto.conf and DIR/acl for a public edge broker: it pulls every "
             "venue's wuzi/v1/+/public/# and wuzi/v1/+/competition/# in from the upstream "
-            "(central) broker and serves them to anonymous viewers over WebSockets, read "
+            "(hub) broker and serves them to anonymous viewers over WebSockets, read "
             "only (docs/followers.md)."
         ),
     )
     parser.add_argument(
-        "--upstream", required=True, metavar="HOST:PORT", help="the central broker to pull from"
+        "--upstream", required=True, metavar="HOST:PORT", help="the hub broker to pull from"
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="where the files go")
     parser.add_argument("--name", default="wuzi-edge", help="the bridge's name and client id")

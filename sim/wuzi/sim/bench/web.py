@@ -2,8 +2,8 @@
 
 The arrangement of docs/followers.md, every part a real Mosquitto:
 
-    venue broker --[bridge] (wuzi.venue.bridge: public/#, competition/#, out)--> central
-    central <--[bridge, in] (wuzi venue edge-config) -- edge 1, edge 2, edge 3
+    venue broker --[bridge] (wuzi.venue.bridge: public/#, competition/#, out)--> hub
+    hub <--[bridge, in] (wuzi venue edge-config) -- edge 1, edge 2, edge 3
     viewers: MQTT over WebSockets, anonymous, spread round robin over the edges
 
 and the viewers real WebSocket MQTT clients (`wuzi.sim.bench.web_viewers`, asyncio, a
@@ -14,10 +14,10 @@ at the venue end; its arrival at each viewer is timed on the machine's one monot
   viewer and every event, from the publish at the venue broker to the arrival (and
   ``web.fanout_p50_ms_<N>`` the median). It includes the viewers' own Python reading
   thousands of WebSockets on the same two cores: an upper bound of the brokers' part;
-* ``web.broker_rss_mb_<N>`` — the resident memory of the central broker and the edges
+* ``web.broker_rss_mb_<N>`` — the resident memory of the hub broker and the edges
   together (the brokers that scale with viewers; the venue broker holds none) with N
   viewers connected; ``web.broker_rss_mb_per_1000_viewers`` what 1000 add;
-* ``web.broker_cpu_ms_per_event_<N>`` — CPU time of the central and the edges for one
+* ``web.broker_cpu_ms_per_event_<N>`` — CPU time of the hub and the edges for one
   event's fan-out to N viewers;
 * ``web.idle_sockets_held``, ``web.new_viewer_load_max_ms``, ``web.server_stop_ms`` —
   `wuzi.sim.bench.web_idle` (the page's server under idle connections).
@@ -125,31 +125,31 @@ class Publisher:
 
 
 class Arrangement:
-    """The venue broker, the central one and the edges, started in ``folder``."""
+    """The venue broker, the hub broker and the edges, started in ``folder``."""
 
     def __init__(self, folder: Path, edges: int) -> None:
         self.folder = folder
         self.count = edges
         self.ws_urls: list[str] = []
         self.processes: list[subprocess.Popen[bytes]] = []
-        self.scaled: list[int] = []  # pids of the central and the edges
+        self.scaled: list[int] = []  # pids of the hub and the edges
 
     @contextmanager
     def running(self) -> Iterator[Arrangement]:
         with ExitStack() as stack:
-            central = box.Broker(self._dir("central"))
-            central.start()
-            stack.callback(central.stop)
-            assert central.process is not None
-            self.scaled.append(central.process.pid)
+            hub = box.Broker(self._dir("hub"))
+            hub.start()
+            stack.callback(hub.stop)
+            assert hub.process is not None
+            self.scaled.append(hub.process.pid)
             venue = box.Broker(self._dir("venue"))
-            bridge = BridgeSettings("127.0.0.1", central.port, False, "bench-venue-public")
+            bridge = BridgeSettings("127.0.0.1", hub.port, False, "bench-venue-public")
             with venue.config_path.open("a") as conf:
                 conf.write(bridge_conf(VENUE, bridge))
             venue.start()
             stack.callback(venue.stop)
             self.venue_port = venue.port
-            plain_ports = [self._edge(i, central.port, stack) for i in range(self.count)]
+            plain_ports = [self._edge(i, hub.port, stack) for i in range(self.count)]
             self._wait_for_bridges(plain_ports)
             yield self
 
@@ -158,14 +158,14 @@ class Arrangement:
         path.mkdir()
         return path
 
-    def _edge(self, index: int, central_port: int, stack: ExitStack) -> int:
+    def _edge(self, index: int, hub_port: int, stack: ExitStack) -> int:
         folder = self._dir(f"edge-{index}")
         ws_port, mqtt_port = box.free_port(), box.free_port()
         conf, acl = edge_conf(
             EdgeSettings(
                 name=f"bench-edge-{index}",
                 upstream_host="127.0.0.1",
-                upstream_port=central_port,
+                upstream_port=hub_port,
                 acl_file=str(folder / "acl"),
                 websockets_port=ws_port,
                 websockets_bind="127.0.0.1",
