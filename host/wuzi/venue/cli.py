@@ -331,7 +331,8 @@ def _write_followers(followers: Any, bridge_dir: Path, private: list[Path]) -> b
     write_private(bridge_dir / FOLLOWERS_FILE, followers.bridge, 0o640)
     private.append(bridge_dir / FOLLOWERS_FILE)
     for name, (text, mode) in followers.files.items():
-        Path(name).parent.mkdir(mode=0o755, exist_ok=True)  # the broker's user reads it
+        Path(name).parent.mkdir(exist_ok=True)
+        Path(name).parent.chmod(0o755)  # the broker's user enters it, whatever the umask
         write_private(name, text, mode)
         if mode == 0o640:
             private.append(Path(name))

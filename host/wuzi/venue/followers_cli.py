@@ -199,7 +199,8 @@ def _write_edge(args: argparse.Namespace) -> int:
     except BridgeError as exc:
         raise _EdgeFail(str(exc)) from None
     try:
-        out.mkdir(mode=0o755, parents=True, exist_ok=True)  # the broker's user reads it
+        out.mkdir(parents=True, exist_ok=True)
+        out.chmod(0o755)  # the broker's user enters it, whatever the umask
         write_private(out / "mosquitto.conf", conf, 0o640 if password else 0o644)
         write_private(out / "acl", acl, 0o644)
         if password is not None:  # a remote password: readable by the broker's group only
