@@ -31,6 +31,7 @@ __all__ = [
     "publish_topic_payload",
     "split_packets",
     "subscribe_packet",
+    "take_packets",
 ]
 
 CONNECT = 1
@@ -130,6 +131,25 @@ def split_packets(data: bytes) -> list[Packet]:
         packets.append(Packet(first >> 4, first & 0x0F, data[start:end]))
         at = end
     return packets
+
+
+def take_packets(buffer: bytes) -> tuple[list[Packet], bytes]:
+    """The whole packets at the start of ``buffer`` and the rest: a packet may span
+    WebSocket frames, so a cut one waits for more bytes."""
+    packets, at = [], 0
+    while at < len(buffer):
+        try:
+            length, start = decode_remaining_length(buffer, at + 1)
+        except FrameError:
+            if len(buffer) - at > 5:  # four length bytes were there: a broken length
+                raise
+            break
+        if start + length > len(buffer):
+            break
+        first = buffer[at]
+        packets.append(Packet(first >> 4, first & 0x0F, buffer[start : start + length]))
+        at = start + length
+    return packets, buffer[at:]
 
 
 def publish_topic_payload(packet: Packet) -> tuple[str, bytes]:

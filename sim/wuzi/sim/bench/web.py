@@ -6,14 +6,15 @@ The arrangement of docs/followers.md, every part a real Mosquitto:
     hub <--[bridge, in] (wuzi venue edge-config) -- edge 1, edge 2, edge 3
     viewers: MQTT over WebSockets, anonymous, spread round robin over the edges
 
-and the viewers real WebSocket MQTT clients (`wuzi.sim.bench.web_viewers`, asyncio, a
-few processes). A public event (1.5 kB, the size of a table's public state) is published
+and the viewers real WebSocket MQTT clients (`wuzi.sim.bench.web_viewers`, asyncio, two
+processes, a lean WebSocket framing so that the viewers cost less than the brokers). A public event (1.5 kB, the size of a table's public state) is published
 at the venue end; its arrival at each viewer is timed on the machine's one monotonic clock.
 
 * ``web.fanout_p99_ms_<N>`` — N viewers (1000 and 5000): the 99th percentile, over every
   viewer and every event, from the publish at the venue broker to the arrival (and
   ``web.fanout_p50_ms_<N>`` the median). It includes the viewers' own Python reading
   thousands of WebSockets on the same two cores: an upper bound of the brokers' part;
+  two events a second (`EVENT_GAP_S`);
 * ``web.broker_rss_mb_<N>`` — the resident memory of the hub broker and the edges
   together (the brokers that scale with viewers; the venue broker holds none) with N
   viewers connected; ``web.broker_rss_mb_per_1000_viewers`` what 1000 add;
@@ -56,7 +57,9 @@ VENUE = "bench"
 TOPIC = f"wuzi/v1/{VENUE}/public/table/1/state"
 FILTER = f"wuzi/v1/{VENUE}/public/#"
 PAYLOAD_BYTES = 1500
-EVENT_GAP_S = 0.25
+EVENT_GAP_S = 0.5
+"""Two public events a second: a venue of 24 tables, a move every ~30 s on each, a
+state and an event per move (the rate docs/followers.md reckons the national audience at)."""
 SETTLE_S = 1.0
 READY_TIMEOUT_S = 150.0
 WORKERS = 2
