@@ -42,6 +42,7 @@ LOAD_LIMIT_S = 1.0
 GIVE_UP_S = 5.0
 AFTER_S = 2.0
 CONNECT_TIMEOUT_S = 2.0
+OPEN_BUDGET_S = 30.0
 
 
 def load_page_ms(port: int) -> float:
@@ -99,8 +100,12 @@ def _start_web(folder: Path, broker_url: str) -> tuple[subprocess.Popen[bytes], 
 
 
 def _open_idle(port: int, count: int) -> list[socket.socket]:
+    """Up to ``count`` idle connections, opened within `OPEN_BUDGET_S`."""
     held: list[socket.socket] = []
+    until = time.monotonic() + OPEN_BUDGET_S
     for _ in range(count):
+        if time.monotonic() > until:
+            break  # a server that accepts this slowly has its answer too
         try:
             held.append(socket.create_connection(("127.0.0.1", port), timeout=CONNECT_TIMEOUT_S))
         except OSError:
