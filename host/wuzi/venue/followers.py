@@ -65,7 +65,8 @@ VIEWER_QUEUE = 200
 a viewer further behind is dropped messages and catches up on the retained states."""
 VIEWER_INFLIGHT = 20
 MAX_KEEPALIVE_S = 300
-"""A viewer's keep-alive may not exceed it, so a vanished phone frees its socket."""
+"""An MQTT 5 viewer is told to keep alive within it, so a vanished phone frees its socket
+(Mosquitto 2.0.11 still accepts an MQTT 3.1.1 client asking for more, or for none)."""
 EDGE_TOPICS = tuple(f"{topics.ROOT}/{topics.PROTOCOL}/+/{level}/#" for level in BRIDGED_LEVELS)
 """What an edge pulls from the hub broker and gives its viewers: every venue's
 public trees (``wuzi/v1/+/public/#``, ``wuzi/v1/+/competition/#``)."""
