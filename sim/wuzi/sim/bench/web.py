@@ -7,8 +7,9 @@ The arrangement of docs/followers.md, every part a real Mosquitto:
     viewers: MQTT over WebSockets, anonymous, spread round robin over the edges
 
 and the viewers real WebSocket MQTT clients (`wuzi.sim.bench.web_viewers`, asyncio, two
-processes, a lean WebSocket framing so that the viewers cost less than the brokers). A public event (1.5 kB, the size of a table's public state) is published
-at the venue end; its arrival at each viewer is timed on the machine's one monotonic clock.
+processes, a lean WebSocket framing so that the viewers cost less than the brokers). A
+public event (1.5 kB, the size of a table's public state) is published at the venue end;
+its arrival at each viewer is timed on the machine's one monotonic clock.
 
 * ``web.fanout_p99_ms_<N>`` — N viewers (1000 and 5000): the 99th percentile, over every
   viewer and every event, from the publish at the venue broker to the arrival (and
