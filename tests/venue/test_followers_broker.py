@@ -25,6 +25,7 @@ from wuzi.venue.followers import bridge_account
 
 V = "acl-test"
 LINK = "board-1"
+BEFORE = b"retained-before-the-followers-broker-started"
 
 
 @dataclass
@@ -56,22 +57,25 @@ owner = "here"
 
 @pytest.fixture(scope="module")
 def followers() -> Iterator[Followers]:
+    """The venue broker, its peers, a state retained there, and only then the followers'
+    broker: what a restart of the followers' broker looks like to its bridge."""
     ws_port, local_port = box.free_port(), box.free_port()
     with generated_broker(venue_extra=_venue_extra(ws_port, local_port)) as broker:
-        conf = broker.directory / "broker" / "followers" / "mosquitto.conf"
-        with running_conf(conf, ws_port) as log:
-            peers: dict[str, Peer] = {}
-            try:
-                for name, (user, password) in peer_logins(broker.venue).items():
-                    peer = Peer(broker.port, user, password)
-                    assert peer.connect() == 0, f"{name} refused:\n{broker.log_text()}"
-                    peers[name] = peer
+        peers: dict[str, Peer] = {}
+        try:
+            for name, (user, password) in peer_logins(broker.venue).items():
+                peer = Peer(broker.port, user, password)
+                assert peer.connect() == 0, f"{name} refused:\n{broker.log_text()}"
+                peers[name] = peer
+            peers["broadcast"].publish(topics.public_state(V, 6), BEFORE, retain=True)
+            conf = broker.directory / "broker" / "followers" / "mosquitto.conf"
+            with running_conf(conf, ws_port) as log:
                 found = Followers(broker, ws_port, log, peers)
                 _wait_for_the_bridge(found)
                 yield found
-            finally:
-                for peer in peers.values():
-                    peer.close()
+        finally:
+            for peer in peers.values():
+                peer.close()
 
 
 def _wait_for_the_bridge(followers: Followers) -> None:
@@ -159,6 +163,20 @@ def test_a_new_viewer_gets_the_retained_public_state(followers: Followers) -> No
     try:
         late.subscribe(f"wuzi/v1/{V}/public/#")
         late.wait_for(topics.public_state(V, 3), b"kept")  # retained, from the followers' broker
+    finally:
+        late.close()
+
+
+def test_a_state_retained_before_the_followers_broker_started_reaches_a_viewer(
+    followers: Followers,
+) -> None:
+    """The bridge sends the venue broker's retained states at each connection: a restarted
+    followers' broker (it keeps nothing on disk) has every table again at once."""
+    late = viewer(followers.port, "5")
+    assert late.connect() == 0
+    try:
+        late.subscribe(topics.all_public(V))
+        late.wait_for(topics.public_state(V, 6), BEFORE)
     finally:
         late.close()
 
