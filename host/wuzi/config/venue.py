@@ -35,6 +35,7 @@ from wuzi.config.broadcast import (
     parse_broadcast,
 )
 from wuzi.config.events import EventConfig, GameDefaults, parse_tables
+from wuzi.config.followers import FollowersSettings, parse_followers
 from wuzi.config.links import CentralSettings, LinkConfig, parse_central, parse_links
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.ruleset import RuleSet
@@ -75,7 +76,8 @@ _GPIO_KEYS = ("black_button", "white_button", "claim_button", "clk", "dio")
 
 SECTIONS = ("venue", "broker", "hosts", "director", "events", "screens", "referees", "defaults")
 """The venue file's own tables; ``[broadcast]`` and ``[bridge]`` are read by
-`wuzi.config.broadcast`, ``[[links]]`` and ``[central]`` by `wuzi.config.links`."""
+`wuzi.config.broadcast`, ``[[links]]`` and ``[central]`` by `wuzi.config.links`,
+``[followers]`` by `wuzi.config.followers`."""
 
 
 class ConfigError(ValueError):
@@ -190,6 +192,7 @@ class VenueConfig:
     events: tuple[EventConfig, ...] = ()  # none: the venue runs one event, with [director]
     links: tuple[LinkConfig, ...] = ()  # tables linked to another venue's (issue 36)
     central: CentralSettings | None = None  # the broker linked venues meet at (with links)
+    followers: FollowersSettings | None = None  # the viewers' broker (wuzi.config.followers)
 
     def link_of_table(self, number: int) -> LinkConfig | None:
         """The link table ``number`` plays a linked game on; None for a table of this
@@ -442,7 +445,7 @@ class _Reader:
 
     def venue(self, data: dict[str, Any]) -> VenueConfig:
         # [broadcast] and [bridge]: wuzi.config.broadcast; [[links]], [central]: .links
-        self.keys(data, "", (*SECTIONS, "broadcast", "bridge", "links", "central"))
+        self.keys(data, "", (*SECTIONS, "broadcast", "bridge", "links", "central", "followers"))
         venue = self.section(data, "venue", required=True)
         assert venue is not None
         self.keys(venue, "venue", ("id", "name"))
@@ -465,6 +468,7 @@ class _Reader:
             served = {table.number: host.id for host in hosts for table in host.tables}
             links = parse_links(data, venue_id, served)
             central = parse_central(data, venue_id, bool(links), self.base_dir)
+            followers = parse_followers(data, broker.host)
         except SectionError as exc:
             raise self.error(exc.key, exc.problem) from None
         return VenueConfig(
@@ -485,6 +489,7 @@ class _Reader:
             events=events,
             links=links,
             central=central,
+            followers=followers,
         )
 
     def broker(self, data: dict[str, Any]) -> BrokerConfig:

@@ -336,27 +336,25 @@ def mosquitto_conf(
     bridge_dir: str | None = None,
 ) -> str:
     """The broker's ``mosquitto.conf`` (Mosquitto 2): listeners, logins, ACL, limits;
-    with ``bridge_dir``, the folder holding the bridge's 0640 file (`wuzi.venue.bridge`)."""
+    with ``bridge_dir``, the folder holding the bridges' 0640 files (`wuzi.venue.bridge`,
+    `wuzi.venue.links`, `wuzi.venue.followers`)."""
     header = [
         f"# Mosquitto configuration of venue {venue.id!r}, written by `wuzi venue "
         f"broker-config` from {source or venue.source}.",
         "# Do not edit: change the venue file and run the command again (docs/security.md).",
     ]
     lines = broker_lines(header, settings)
-    if bridge_dir is not None and venue.links:
-        lines += [
-            "",
-            "# The bridges: to the central broker, the linked tables' line/<link>/# only",
-            "# (docs/linked.md); to an outside broker if [bridge], public/# and",
-            "# competition/# out only (docs/broadcast.md). Their files hold the remote",
-            "# passwords: mode 0640.",
-            f"include_dir {bridge_dir}",
-        ]
-    elif bridge_dir is not None:
-        lines += [
-            "",
-            "# The bridge to the outside broker: public/# and competition/# only, out only",
-            "# (docs/broadcast.md). Its file holds the remote password: mode 0640.",
-            f"include_dir {bridge_dir}",
-        ]
+    if bridge_dir is not None:
+        lines += ["", "# The bridges, each in a file of its own (mode 0640: remote passwords):"]
+        if venue.links:
+            lines.append(
+                "# to the central broker: the linked tables' line/<link>/# (docs/linked.md);"
+            )
+        if venue.bridge is not None:
+            lines.append(
+                "# to an outside broker: public/#, competition/#, out (docs/broadcast.md);"
+            )
+        if venue.followers is not None:
+            lines.append("# to the followers' broker: the same, out (docs/followers.md).")
+        lines.append(f"include_dir {bridge_dir}")
     return "\n".join(lines) + "\n"

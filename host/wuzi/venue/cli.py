@@ -40,6 +40,7 @@ from wuzi.venue.broker_setup import (
     _settings,
 )
 from wuzi.venue.central_cli import add_central_config
+from wuzi.venue.followers_cli import FOLLOWERS_FILE, add_edge_config, followers_files
 from wuzi.venue.owner import DEFAULT_SERVICE_USER
 from wuzi.venue.preflight import add_check
 
@@ -63,7 +64,9 @@ def _add_broker_config(subparsers: Any) -> None:
             "(mode 0600); existing ones are kept. With a [bridge] in the venue file, also "
             "DIR/conf.d/bridge.conf (mode 0640): the public trees out to an outside broker; "
             "with [[links]], DIR/conf.d/links.conf (mode 0640): the linked tables' hall line "
-            "to the [central] broker."
+            "to the [central] broker; with [followers], DIR/followers/ (a second Mosquitto for "
+            "the spectators: WebSockets, anonymous, read only, the public trees only) and "
+            "DIR/conf.d/followers.conf, the bridge to it (docs/followers.md)."
         ),
     )
     parser.add_argument("--config", required=True, metavar="VENUE.TOML", help="the venue file")
@@ -110,7 +113,12 @@ def _add_broker_config(subparsers: Any) -> None:
     parser.set_defaults(func=_broker_config)
 
 
-SUBCOMMANDS: list[Callable[[Any], None]] = [_add_broker_config, add_central_config, add_check]
+SUBCOMMANDS: list[Callable[[Any], None]] = [
+    _add_broker_config,
+    add_central_config,
+    add_edge_config,
+    add_check,
+]
 """Each adds one ``wuzi venue`` subcommand to the subparsers it is given."""
 
 
@@ -308,13 +316,36 @@ def _links(venue: Any) -> tuple[str | None, list[str]]:
     return links_conf(venue, password), report
 
 
+def _write_followers(followers: Any, bridge_dir: Path, private: list[Path]) -> bool:
+    """Write the followers' broker's files and the bridge to it (`followers_files`),
+    adding the private ones to ``private``; without ``[followers]`` remove an earlier
+    run's bridge. True if one was removed."""
+    from wuzi.venue.passwords import write_private
+
+    if followers is None:
+        if (bridge_dir / FOLLOWERS_FILE).exists():
+            (bridge_dir / FOLLOWERS_FILE).unlink()
+            return True
+        return False
+    bridge_dir.mkdir(exist_ok=True)
+    write_private(bridge_dir / FOLLOWERS_FILE, followers.bridge, 0o640)
+    private.append(bridge_dir / FOLLOWERS_FILE)
+    for name, (text, mode) in followers.files.items():
+        Path(name).parent.mkdir(exist_ok=True)
+        Path(name).parent.chmod(0o755)  # the broker's user enters it, whatever the umask
+        write_private(name, text, mode)
+        if mode == 0o640:
+            private.append(Path(name))
+    return False
+
+
 def _write_broker_config(args: argparse.Namespace) -> int:
     from wuzi.config import ConfigError, load_venue
     from wuzi.venue.bridge import BridgeError, bridge_conf, read_bridge_password
     from wuzi.venue.broker_config import acl_text, mosquitto_conf
     from wuzi.venue.links import LINKS_FILE
     from wuzi.venue.owner import find_owner
-    from wuzi.venue.passwords import format_passwd, hash_for, write_private
+    from wuzi.venue.passwords import PasswdError, format_passwd, hash_for, write_private
 
     try:
         venue = load_venue(args.config)
@@ -326,8 +357,9 @@ def _write_broker_config(args: argparse.Namespace) -> int:
             password = read_bridge_password(venue.bridge)
             bridge = bridge_conf(venue.id, venue.bridge, password)
         links, links_report = _links(venue)
+        followers = followers_files(venue, out)
         bridge_dir = out / "conf.d"
-        included = str(bridge_dir) if bridge or links else None
+        included = str(bridge_dir) if bridge or links or followers else None
         conf = mosquitto_conf(venue, settings, bridge_dir=included)
         owner, why = find_owner(args.service_user, os.geteuid())
         secrets, report = _secrets(venue, out, owner)
@@ -336,6 +368,8 @@ def _write_broker_config(args: argparse.Namespace) -> int:
             report.append(why)
     except (ConfigError, BridgeError) as exc:
         raise _Fail(str(exc)) from None
+    except (PasswdError, OSError) as exc:  # the followers' bridge password (followers_cli)
+        raise _Fail(f"{venue.source}: followers: {exc}") from None
     try:
         out.mkdir(parents=True, exist_ok=True)
         data_dir = Path(settings.data_dir)
@@ -368,6 +402,7 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         elif (bridge_dir / LINKS_FILE).exists():  # an earlier run's: no links now
             (bridge_dir / LINKS_FILE).unlink()
             stale_links = True
+        stale_followers = _write_followers(followers, bridge_dir, private)
         handed = _hand_over(private, data_dir, args.broker_user)
     except OSError as exc:
         raise _Fail(f"cannot write {exc.filename or out}: {exc.strerror or exc}") from None
@@ -393,6 +428,12 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         )
     if stale_links:
         print(f"removed {bridge_dir / LINKS_FILE}: the venue file has no [[links]]")
+    if followers is not None:
+        for line in followers.report:
+            print(line)
+        print(f"wrote {bridge_dir / FOLLOWERS_FILE} (the bridge to the followers' broker)")
+    if stale_followers:
+        print(f"removed {bridge_dir / FOLLOWERS_FILE}: the venue file has no [followers]")
     if handed:
         print(handed)
     if venue.broker.username is not None:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-AREAS = ("rules", "clock", "link", "host", "tournament", "display", "venue", "linked")
+AREAS = ("rules", "clock", "link", "host", "tournament", "display", "venue", "linked", "web")
 
 Emit = Callable[[str, float, str], None]
 
