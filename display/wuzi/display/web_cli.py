@@ -8,9 +8,10 @@ Contract (docs/cli.md "wuzi web" and "wuzi web export")::
              [--mqtt-url URL]
 
 The page is static files (`wuzi.display.web_page`); the browsers read the delayed public
-feed from the broker over MQTT on WebSockets (``--mqtt-url``, default
-``ws://<the venue broker's host>:9001/``; ``--broker`` names another broker whose host
-that is), so this process subscribes to nothing and logs in nowhere.
+feed from the broker over MQTT on WebSockets (``--mqtt-url``; default: the venue file's
+``[followers] websockets_url`` (docs/followers.md), else ``ws://<the venue broker's
+host>:9001/``; ``--broker`` names another broker whose host that is), so this process
+subscribes to nothing and logs in nowhere.
 ``export`` writes the files into DIR for any static server or CDN (exit 0, 1 on bad input
 with one line on stderr); the server form prints ``wuzi web: serving http://…/`` once it
 listens and runs until SIGTERM or SIGINT, exit 0 then; 1 when the venue file, the URL or
@@ -78,6 +79,9 @@ def _settings(args: argparse.Namespace) -> Any:
         raise WebPageError(f"--venue {args.venue!r} is not the venue file's ({venue.id!r})")
     if args.mqtt_url is not None:
         url = check_mqtt_url(args.mqtt_url)
+    elif venue.followers is not None and args.broker is None:
+        # the followers' broker the venue file names (wuzi venue broker-config writes it)
+        url = check_mqtt_url(venue.followers.websockets_url)
     else:  # the WebSockets listener of the broker the venue file (or --broker) names
         broker = parse_broker_url(args.broker or venue.broker.url)
         url = default_url(broker.host, broker.tls)
