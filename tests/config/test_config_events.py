@@ -174,6 +174,16 @@ def test_a_venue_without_events_reads_as_before() -> None:
             "with [[events]] each event names its own database",
         ),
         (TWO + '\n[director]\nid = "men"\n', "events[0].id", "'men' is also [director] id"),
+        (
+            two('opening = "free"', 'opening = "free"\nmirroring_grace_s = 601'),
+            "events[1].mirroring_grace_s",
+            "0-600, not 601",
+        ),
+        (
+            two('time_control = "3600"', 'time_control = "3600"\nmirroring_grace_s = "10"'),
+            "defaults.mirroring_grace_s",
+            "not '10'",
+        ),
         ("events = 3\n" + HOSTS, "events", "expected an array of tables ([[events]])"),
     ],
 )
@@ -182,6 +192,17 @@ def test_each_mistake_names_its_key(text: str, key: str, problem: str) -> None:
     assert error.key == key, str(error)
     assert problem in error.problem
     assert str(error).startswith(f"venue.toml: {key}: ")
+
+
+def test_the_mirroring_grace_is_the_event_s_over_the_venue_s() -> None:
+    """A linked game's grace (docs/linked.md "The time rule") is read as the time control
+    is: ``[defaults]``, an event's over it, 10 s when neither names one."""
+    assert parse_venue(TWO).defaults_for(1).mirroring_grace_ms == 10_000
+    text = two('time_control = "3600"', 'time_control = "3600"\nmirroring_grace_s = 15')
+    text = text.replace('opening = "free"', 'opening = "free"\nmirroring_grace_s = 7.5')
+    venue = parse_venue(text)
+    assert venue.defaults_for(1).mirroring_grace_ms == 15_000  # the men's: the venue's
+    assert venue.defaults_for(3).mirroring_grace_ms == 7_500  # the open group's own
 
 
 def test_parse_tables_reads_ranges_and_lists() -> None:

@@ -20,12 +20,23 @@ from dataclasses import dataclass, field
 from wuzi.clock.control import TimeControl
 from wuzi.rules.ruleset import RuleSet
 
-__all__ = ["MAX_RANGE_TABLES", "EventConfig", "GameDefaults", "parse_tables"]
+__all__ = [
+    "DEFAULT_MIRRORING_GRACE_S",
+    "MAX_MIRRORING_GRACE_S",
+    "MAX_RANGE_TABLES",
+    "EventConfig",
+    "GameDefaults",
+    "parse_tables",
+]
 
 MAX_RANGE_TABLES = 999
 """At most this many tables in one event's ``tables`` (a table number is at most 999)."""
 
 _PART = re.compile(r"([0-9]{1,4})(?:\s*-\s*([0-9]{1,4}))?")
+
+
+DEFAULT_MIRRORING_GRACE_S = 10
+MAX_MIRRORING_GRACE_S = 600  # the time rule's own bound (wuzi.clock.linked)
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,9 @@ class GameDefaults:
     ruleset: RuleSet | None = None
     opening: str | None = None
     time_control: TimeControl | None = None
+    # a linked game's mirroring grace, seconds (docs/linked.md "The time rule"): a rule of
+    # the competition like the time control; None: the default, 10 s
+    mirroring_grace_s: float | None = None
 
     def over(self, venue: GameDefaults) -> GameDefaults:
         """These defaults, each one not given taken from ``venue``'s."""
@@ -44,7 +58,18 @@ class GameDefaults:
             self.ruleset if self.ruleset is not None else venue.ruleset,
             self.opening if self.opening is not None else venue.opening,
             self.time_control if self.time_control is not None else venue.time_control,
+            self.mirroring_grace_s
+            if self.mirroring_grace_s is not None
+            else venue.mirroring_grace_s,
         )
+
+    @property
+    def mirroring_grace_ms(self) -> int:
+        """The grace in force, ms (the default when none is given)."""
+        grace = (
+            DEFAULT_MIRRORING_GRACE_S if self.mirroring_grace_s is None else self.mirroring_grace_s
+        )
+        return round(grace * 1000)
 
 
 @dataclass(frozen=True)

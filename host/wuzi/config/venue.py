@@ -34,7 +34,7 @@ from wuzi.config.broadcast import (
     parse_bridge,
     parse_broadcast,
 )
-from wuzi.config.events import EventConfig, GameDefaults, parse_tables
+from wuzi.config.events import MAX_MIRRORING_GRACE_S, EventConfig, GameDefaults, parse_tables
 from wuzi.config.followers import FollowersSettings, parse_followers
 from wuzi.config.links import CentralSettings, LinkConfig, parse_central, parse_links
 from wuzi.rules.openings import make_procedure
@@ -687,6 +687,7 @@ class _Reader:
                     "ruleset",
                     "opening",
                     "time_control",
+                    "mirroring_grace_s",
                     "broker_password_file",
                 ),
             )
@@ -842,7 +843,7 @@ class _Reader:
         table = self.section(data, "defaults", required=False)
         if table is None:
             return GameDefaults()
-        self.keys(table, "defaults", ("ruleset", "opening", "time_control"))
+        self.keys(table, "defaults", ("ruleset", "opening", "time_control", "mirroring_grace_s"))
         return self.game_defaults(table, "defaults")
 
     def game_defaults(self, table: dict[str, Any], path: str) -> GameDefaults:
@@ -870,4 +871,15 @@ class _Reader:
                 time_control = parse_control(control_text)
             except ValueError as exc:
                 raise self.error(f"{path}.time_control", str(exc)) from None
-        return GameDefaults(ruleset, opening, time_control)
+        grace = table.get("mirroring_grace_s")
+        if grace is not None and (
+            isinstance(grace, bool)
+            or not isinstance(grace, int | float)
+            or not 0 <= grace <= MAX_MIRRORING_GRACE_S
+        ):
+            raise self.error(
+                f"{path}.mirroring_grace_s",
+                f"seconds a linked game's player may take to place the opponent's stone, "
+                f"0-{MAX_MIRRORING_GRACE_S}, not {grace!r}",
+            )
+        return GameDefaults(ruleset, opening, time_control, grace)

@@ -78,9 +78,6 @@ __all__ = ["PRESS_WAIT_MS", "AwaySide", "LinkedPorts", "OwnerSide", "make_side"]
 log = logging.getLogger("wuzi.host.linked")
 
 PRESS_WAIT_MS = 1_000
-GRACE_MS = 10_000
-"""The mirroring grace (docs/linked.md "The time rule"): the event's, 10 s until the
-venue file carries one."""
 _JOURNAL_KIND = {LineSent: "line.sent", LineReceived: "line.received"}
 
 
@@ -366,20 +363,20 @@ class OwnerSide(_Side):
             self.game.line_cut(now_ms)
         self._after(now_ms)
 
-    def begin_standalone(self, time_control: str, ruleset: str, now_ms: int) -> None:
+    def begin_standalone(self, time_control: str, ruleset: str, grace_ms: int, now_ms: int) -> None:
         game_id = f"{self.link.id}-g{self._games + 1}"
         self.begin(
-            LinkedSetup(game_id, ruleset=ruleset, time_control=time_control, grace_ms=GRACE_MS),
+            LinkedSetup(game_id, ruleset=ruleset, time_control=time_control, grace_ms=grace_ms),
             now_ms,
         )
 
-    def assigned(self, a: Assignment, now_ms: int) -> bool:
+    def assigned(self, a: Assignment, grace_ms: int, now_ms: int) -> bool:
         """The director's assignment for this table: a new game unless it is the one
         being played."""
         if self.game is not None and self.game.setup.game_id == a.game_id:
             return False
         self.begin(
-            LinkedSetup(a.game_id, a.black, a.white, a.rule_set, a.time_control, GRACE_MS),
+            LinkedSetup(a.game_id, a.black, a.white, a.rule_set, a.time_control, grace_ms),
             now_ms,
         )
         return True

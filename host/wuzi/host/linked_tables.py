@@ -270,10 +270,16 @@ class LinkedTables:
 
     # the director and the referees -----------------------------------------------------
 
+    def grace_ms(self, number: int) -> int:
+        """The mirroring grace of the table's event (the venue's ``[defaults]``, an
+        event's over it: docs/config.md)."""
+        return self.venue.defaults_for(number).mirroring_grace_ms
+
     def standalone(self, number: int, time_control: str, ruleset: str) -> None:
         side = self.sides.get(number)
         if isinstance(side, OwnerSide) and side.game is None:
-            side.begin_standalone(time_control, ruleset, self.now_ms())
+            grace = self.grace_ms(number)
+            side.begin_standalone(time_control, ruleset, grace, self.now_ms())
 
     def assignment(self, number: int, message: Assignment | Cleared) -> bool:
         """The director's word for a linked table: True when it was the side's."""
@@ -282,7 +288,9 @@ class LinkedTables:
             return False
         if isinstance(side, AwaySide):
             log.info("table %d: linked, away: the game comes from the owner host", number)
-        elif isinstance(message, Assignment) and side.assigned(message, self.now_ms()):
+        elif isinstance(message, Assignment) and side.assigned(
+            message, self.grace_ms(number), self.now_ms()
+        ):
             log.info("table %d: linked game %s begins", number, message.game_id)
         return True
 
