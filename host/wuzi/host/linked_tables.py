@@ -20,9 +20,12 @@ from wuzi.bus import topics
 from wuzi.bus.client import BusClient
 from wuzi.bus.schemas import ArbiterCommand, Assignment, Cleared, TableEvent, TableState
 from wuzi.config import VenueConfig
+from wuzi.config.links import LinkConfig
 from wuzi.host.displays import Faces
 from wuzi.host.inbox import LineIncoming
-from wuzi.host.linked import AwaySide, LinkedPorts, OwnerSide, make_side
+from wuzi.host.linked_away import AwaySide
+from wuzi.host.linked_owner import OwnerSide
+from wuzi.host.linked_side import LinkedPorts
 from wuzi.host.served import ServedTable
 from wuzi.journal import Journal
 from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert
@@ -35,6 +38,13 @@ __all__ = ["LinkedTables"]
 log = logging.getLogger("wuzi.host.linked")
 
 Side = OwnerSide | AwaySide
+
+
+def make_side(link: LinkConfig, table: int, ports: LinkedPorts) -> Side:
+    """The side of ``link`` this venue plays."""
+    return OwnerSide(link, table, ports) if link.owner_here else AwaySide(link, table, ports)
+
+
 REFEREE_EVERY_MS = 5_000
 
 

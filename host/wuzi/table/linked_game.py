@@ -47,7 +47,7 @@ __all__ = ["OWN_HEARD_MS", "LinkedGame", "LinkedOutcome", "LinkedSetup", "truth_
 
 OWN_HEARD_MS = 1_500
 """How far back the owner hall's own devices are surely all heard: a press waits up to
-1 s for its stone (``wuzi.host.linked.PRESS_WAIT_MS``), plus the links' own delays."""
+1 s for its stone (``wuzi.host.linked_side.PRESS_WAIT_MS``), plus the links' own delays."""
 
 
 @dataclass(frozen=True)
