@@ -16,7 +16,7 @@ from pathlib import Path
 from support.host import wait_for
 from support.linked_halls import A, B
 from support.linked_hosts import BLACK, WHITE, linked_hosts
-from wuzi.rules.board import point_name
+from wuzi.rules.board import parse_point, point_name
 
 BLACK_MOVES = ("h8", "i8", "j8", "k8", "l8")  # a five on row 8
 WHITE_MOVES = ("a1", "c1", "e1", "g1")
@@ -131,3 +131,21 @@ def test_either_host_rebuilds_the_linked_game_after_a_crash(tmp_path: Path) -> N
         assert a == b
         assert a["moves"] == ["h8", "a1", "i8", "c1", "j8", "e1", "k8", "g1", "l8"]
         assert (a["result"], a["reason"]) == ("black", "five")
+
+
+def test_the_opponent_s_point_lights_and_a_wrong_stone_is_a_private_alert(tmp_path: Path) -> None:
+    with linked_hosts(tmp_path) as hosts:
+        hosts.place(A, "h8", BLACK)
+        time.sleep(0.25)
+        hosts.press(A)
+        # hall B's board (sensor-rev-b) lights h8 in black, blinking, until it is placed
+        wait_for(lambda: hosts.lit(B) == (parse_point("h8"), BLACK, True), 10, "h8 lit at B")
+        hosts.place(B, "j9", BLACK)  # the away player puts the black stone on a wrong point
+        wait_for(lambda: any("wrong point" in t for t in hosts.alerts(B)), 10, "B's referee told")
+        assert hosts.lit(B) is not None  # still to be placed: still lit
+        assert not any("wrong point" in t for t in hosts.alerts(A))  # private to hall B
+        assert hosts.state(A).status == "playing"  # never a verdict
+        hosts.place(B, "h8", BLACK)
+        wait_for(lambda: hosts.lit(B) is None, 10, "the light out once h8 is placed")
+        # the board settles it, the host takes it as the mirroring: the clock comes back
+        wait_for(lambda: not hosts.shows_point(B, "h8"), 10, "B's unit shows the clocks again")

@@ -88,6 +88,10 @@ class LinkedHosts:
     def shows_point(self, hall: str, name: str) -> bool:
         return self.display(hall, 1) == face(point_text(parse_point(name)))
 
+    def lit(self, hall: str) -> tuple[int, int, bool] | None:
+        """The point LED the board of ``hall``'s table has lit (point, colour, blinking)."""
+        return self.sims[hall].boards[TABLE - 1].lit_point()
+
     def held(self, hall: str) -> bool:
         return self.display(hall, 0) == face(HELD_TEXT)
 
@@ -169,7 +173,8 @@ ruleset = "renju"
 opening = "free"
 time_control = "{time_control}"
 """
-    sims = {A: SimTables(2), B: SimTables(3)}
+    # hall B's boards are sensor-rev-b: a LED under each point (hall A's have none)
+    sims = {A: SimTables(2), B: SimTables(3, point_leds=True)}
     devices = {
         hall: {n + 1: (sim.board_paths[n], sim.clock_paths[n]) for n in range(len(sim.boards))}
         for hall, sim in sims.items()

@@ -206,8 +206,12 @@ class TimedClock(VirtualClock):
 class SimTables:
     """The simulated boards and clock units of ``count`` tables, served from a thread."""
 
-    def __init__(self, count: int, seed: int = 1) -> None:
-        self.boards = [VirtualBoard(seed=seed + i, serial=f"SIM-{i + 1:04d}") for i in range(count)]
+    def __init__(self, count: int, seed: int = 1, *, point_leds: bool = False) -> None:
+        """``point_leds``: every board a ``sensor-rev-b`` with a LED under each point."""
+        self.boards = [
+            VirtualBoard(seed=seed + i, serial=f"SIM-{i + 1:04d}", point_leds=point_leds)
+            for i in range(count)
+        ]
         self.clocks = [
             TimedClock(seed=seed + 100 + i, serial=f"SIMCLK-{i + 1:04d}") for i in range(count)
         ]
