@@ -70,7 +70,7 @@ COMMANDS = (
     ),
     Command(
         "web",
-        "the spectators' web page: every table, delayed, standings, game records",
+        "the spectators' web page: serve it, or export it as static files",
         "wuzi.display.web_cli",
     ),
     Command(
