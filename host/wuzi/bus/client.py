@@ -437,6 +437,13 @@ class BusClient:
             if self._connected:
                 self._subscribe_locked(topic_filter)
 
+    def unsubscribe_line(self, topic_filter: str) -> None:
+        """Stop the hall-line subscription ``subscribe_line`` made (a linked game over)."""
+        self._paho.message_callback_remove(topic_filter)
+        with self._changed:
+            if self._filters.pop(topic_filter, None) is not None and self._connected:
+                self._paho.unsubscribe(topic_filter)
+
     def _send(self, topic: str, payload: bytes, retain: bool, key: str) -> None:
         with self._publish_lock:
             if retain:

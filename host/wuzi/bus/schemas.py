@@ -79,6 +79,9 @@ ASSIGNMENT_NAMES = (
     "black_id",
     "white_id",
     "event_id",
+    "linked_venue",
+    "linked_table",
+    "linked_role",
 )
 """The optional fields of an ``Assignment`` (the game's names for its record): a message
 without them is valid, each taking its default."""
@@ -220,6 +223,12 @@ class Assignment:
     black_id: str = ""  # the players' ids in the event
     white_id: str = ""
     event_id: str = ""  # the venue file's event (``[[events]] id``); "" for a one-event venue
+    # a linked game of a network event (docs/linked.md "The network final"): the other
+    # hall's venue and table, and this table's side: "owner" (its host runs the game) or
+    # "away" (its host shows the owner's truth); "" for a game of this table alone
+    linked_venue: str = ""
+    linked_table: int | None = None
+    linked_role: str = ""
 
 
 @dataclass(frozen=True)
@@ -621,7 +630,14 @@ def _assignment(r: _Reader) -> Assignment:
         black_id=r.name("black_id") if r.has("black_id") else "",
         white_id=r.name("white_id") if r.has("white_id") else "",
         event_id=r.event_id(),
+        linked_venue=_blank_or(r, "linked_venue", lambda: r.text("linked_venue", _VENUE)),
+        linked_table=r.opt_integer("linked_table", 1, 9999) if r.has("linked_table") else None,
+        linked_role=_blank_or(r, "linked_role", lambda: str(r.choice("linked_role", LINKED_ROLES))),
     )
+
+
+LINKED_ROLES = ("owner", "away")
+_VENUE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 def _arbiter_command(r: _Reader) -> ArbiterCommand:

@@ -36,6 +36,7 @@ from wuzi.config.broadcast import (
 )
 from wuzi.config.events import MAX_MIRRORING_GRACE_S, EventConfig, GameDefaults, parse_tables
 from wuzi.config.followers import FollowersSettings, parse_followers
+from wuzi.config.halls import HallConfig, parse_halls
 from wuzi.config.links import CentralSettings, LinkConfig, parse_central, parse_links
 from wuzi.rules.openings import make_procedure
 from wuzi.rules.ruleset import RuleSet
@@ -193,6 +194,22 @@ class VenueConfig:
     links: tuple[LinkConfig, ...] = ()  # tables linked to another venue's (issue 36)
     central: CentralSettings | None = None  # the broker linked venues meet at (with links)
     followers: FollowersSettings | None = None  # the viewers' broker (wuzi.config.followers)
+    halls: tuple[HallConfig, ...] = ()  # a network event's halls (wuzi.config.halls)
+
+    def venue_of_table(self, number: int) -> str:
+        """The venue whose topics name table ``number``: its hall's in a network event,
+        else this one's."""
+        for hall in self.halls:
+            if number in hall.tables:
+                return hall.venue
+        return self.id
+
+    def hall_of_team(self, team: str) -> HallConfig | None:
+        """The hall where ``team`` plays (a network event), None if it has none."""
+        for hall in self.halls:
+            if hall.team == team:
+                return hall
+        return None
 
     def link_of_table(self, number: int) -> LinkConfig | None:
         """The link table ``number`` plays a linked game on; None for a table of this
@@ -445,7 +462,9 @@ class _Reader:
 
     def venue(self, data: dict[str, Any]) -> VenueConfig:
         # [broadcast] and [bridge]: wuzi.config.broadcast; [[links]], [central]: .links
-        self.keys(data, "", (*SECTIONS, "broadcast", "bridge", "links", "central", "followers"))
+        self.keys(
+            data, "", (*SECTIONS, "broadcast", "bridge", "links", "central", "followers", "halls")
+        )
         venue = self.section(data, "venue", required=True)
         assert venue is not None
         self.keys(venue, "venue", ("id", "name"))
@@ -456,7 +475,15 @@ class _Reader:
         except TextError as exc:
             raise self.error("venue.name", exc.problem) from None
         broker = self.broker(data)
-        hosts = self.hosts(data)
+        own = self.hosts(data)
+        try:  # wuzi.config.halls: a network event's halls, as the director sees them
+            own_tables = {t.number: h.id for h in own for t in h.tables}
+            halls = parse_halls(data, venue_id, own_tables)
+        except SectionError as exc:
+            raise self.error(exc.key, exc.problem) from None
+        hosts = own + tuple(
+            HostConfig(hall.host, tuple(TableConfig(n, "") for n in hall.tables)) for hall in halls
+        )
         director_id, database, director_password_file = self.director(data, hosts)
         events = self.events(data, hosts, director_id)
         screens = self.screens(data)
@@ -465,7 +492,7 @@ class _Reader:
         try:  # wuzi.config.broadcast: the public feed's delay, the bridge
             broadcast = parse_broadcast(data, self.base_dir)
             bridge = parse_bridge(data, venue_id, self.base_dir)
-            served = {table.number: host.id for host in hosts for table in host.tables}
+            served = {table.number: host.id for host in own for table in host.tables}
             links = parse_links(data, venue_id, served)
             central = parse_central(data, venue_id, bool(links), self.base_dir)
             followers = parse_followers(data, broker.host)
@@ -490,6 +517,7 @@ class _Reader:
             links=links,
             central=central,
             followers=followers,
+            halls=halls,
         )
 
     def broker(self, data: dict[str, Any]) -> BrokerConfig:
@@ -532,6 +560,8 @@ class _Reader:
 
     def hosts(self, data: dict[str, Any]) -> tuple[HostConfig, ...]:
         items = self.array(data, "", "hosts")
+        if not items and "halls" in data:
+            return ()  # a network event's director: its tables are the halls' ([[halls]])
         if not items:
             raise self.error("hosts", "missing; the file needs at least one [[hosts]] table")
         hosts: list[HostConfig] = []

@@ -111,6 +111,8 @@ class DirectorCore:
         draws: Iterable[DrawRecord] = (),
         event_id: str = "",
         venue_tables: Sequence[tuple[int, str]] | None = None,
+        team_tables: Mapping[str, tuple[int, ...]] | None = None,
+        venue_of: Mapping[int, str] | None = None,
     ) -> None:
         numbers = [n for n, _ in tables]
         if not numbers:
@@ -141,8 +143,15 @@ class DirectorCore:
         self.next_seq = 1
         # what matches.py needs of the venue and the options (it never sees the core)
         self.floor = matches.Floor(
-            self.tables, self.host_of, options.time_scale, options.opening, event_id
+            self.tables,
+            self.host_of,
+            options.time_scale,
+            options.opening,
+            event_id,
+            dict(team_tables or {}),
         )
+        # a network event: the venue (hall) whose topics name each table ({}: this one)
+        self.venue_of: dict[int, str] = dict(venue_of or {})
         for game in sorted(games, key=lambda g: g.seq):
             self._index(game)
         scale_control(competition.settings.time_control, options.time_scale)  # DirectorError
@@ -152,12 +161,41 @@ class DirectorCore:
     def assignment(self, table: int) -> Assignment | None:
         """The retained assignment of ``table``: its latest game that is not cancelled
         (a finished one too: a host that restarts sees it is its current game), or None
-        (the retained message is cleared)."""
+        (the retained message is cleared). In a network event a game is linked: its owner
+        table's assignment names the away table, and the away table gets one too."""
+        latest: Game | None = None
         for gid in reversed(self.by_table.get(table, ())):
             game = self.games[gid]
             if game.table == table and game.state != "cancelled":
-                return replace(assignment_of(game), event_id=self.event_id)
-        return None
+                latest = game
+                break
+        if self.floor.team_tables:
+            for game in self.games.values():
+                pair = self.floor.linked_pair(game.plan)
+                if (
+                    pair is not None
+                    and pair[1] == table
+                    and game.table is not None
+                    and game.state != "cancelled"
+                    and (latest is None or game.seq > latest.seq)
+                ):
+                    latest = game
+        if latest is None:
+            return None
+        assignment = replace(assignment_of(latest), event_id=self.event_id)
+        pair = self.floor.linked_pair(latest.plan)
+        if pair is None:
+            return assignment
+        owner, away = pair
+        if table == owner:
+            return replace(
+                assignment, linked_venue=self.venue_of.get(away, ""), linked_table=away,
+                linked_role="owner",
+            )  # fmt: skip
+        return replace(
+            assignment, table=table, linked_venue=self.venue_of.get(owner, ""),
+            linked_table=owner, linked_role="away",
+        )  # fmt: skip
 
     def competition_state(self, now_ms: int) -> CompetitionState:
         state = screens.competition_state(self.comp, list(self.games.values()), self.live, now_ms)

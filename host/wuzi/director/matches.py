@@ -13,7 +13,7 @@ what it needs of the venue and the director's options comes as a ``Floor``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from wuzi.bus.assignment import setup_from_assignment
 from wuzi.director import screens
@@ -53,6 +53,24 @@ class Floor:
     time_scale: float  # rehearsals: every time control divided by this
     opening: str | None  # the tables' opening procedure instead of the event's
     event_id: str = ""  # the venue file's event this director runs ("": the one event)
+    # a network event ([[halls]]: docs/linked.md "The network final"): each team's hall's
+    # tables, board 1 first; a game is played at its two teams' halls
+    team_tables: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def linked_pair(self, planned: PlannedGame) -> tuple[int, int] | None:
+        """A network event's game: (the owner table, the away table) — board *b* of the
+        hall of the team holding black (its host runs the game) and of the other team's.
+        None outside a network event, or for a team without a hall."""
+        if not self.team_tables:
+            return None
+        black = self.team_tables.get(planned.black_team or planned.black_entrant)
+        white = self.team_tables.get(planned.white_team or planned.white_entrant)
+        if black is None or white is None:
+            return None
+        index = (planned.board or 1) - 1
+        if not (0 <= index < len(black) and index < len(white)):
+            return None
+        return black[index], white[index]
 
     def named(self, planned: PlannedGame) -> PlannedGame:
         """``planned`` under its venue-wide game id. Every event's director lays out
@@ -336,11 +354,17 @@ def advance(floor: Floor, work: Work) -> None:
 # -- games and tables ---------------------------------------------------------------
 
 
-def is_free(work: Work, table: int) -> bool:
-    """No open game of this event on the table, and no running game of another event
-    (`Work.held`: logged once per table and game, the game waits for the table)."""
+def is_free(work: Work, table: int, floor: Floor | None = None) -> bool:
+    """No open game of this event on the table (nor, in a network event, as its away
+    table), and no running game of another event (`Work.held`: logged once per table and
+    game, the game waits for the table)."""
     if not all(not g.open for g in work.table_games(table)):
         return False
+    if floor is not None and floor.team_tables:
+        for g in work.games():
+            pair = floor.linked_pair(g.plan) if g.open else None
+            if pair is not None and pair[1] == table:
+                return False
     held = work.held(table)
     if held is None:
         return True
@@ -377,7 +401,10 @@ def create(floor: Floor, work: Work, planned: PlannedGame, preferred: int | None
         updated_ms=work.now_ms,
     )
     work.next_seq += 1
-    if preferred is not None and is_free(work, preferred):
+    pair = floor.linked_pair(planned)
+    if pair is not None:  # a network event: the table of black's team's hall, no other
+        preferred = pair[0] if is_free(work, pair[1], floor) else None
+    if preferred is not None and is_free(work, preferred, floor):
         assign(floor, work, game, preferred)
     else:
         work.put(game)
@@ -392,6 +419,9 @@ def assign(floor: Floor, work: Work, game: Game, table: int) -> None:
     assignment = assignment_of(game)
     setup_from_assignment(assignment)  # a table would refuse it: TableError
     work.put(game)
+    pair = floor.linked_pair(game.plan)
+    if pair is not None:  # the away table's assignment changes with it
+        work.change.tables.add(pair[1])
     p = game.plan
     work.audit(
         DIRECTOR,
@@ -416,6 +446,11 @@ def allocate(floor: Floor, work: Work) -> None:
     """Waiting games get free tables, first come first served, in venue order."""
     for game in work.games():
         if game.state != "pending":
+            continue
+        pair = floor.linked_pair(game.plan)
+        if pair is not None:  # a network event: only its two halls' tables will do
+            if is_free(work, pair[0], floor) and is_free(work, pair[1], floor):
+                assign(floor, work, game, pair[0])
             continue
         table = next((t for t in floor.tables if is_free(work, t)), None)
         if table is None:

@@ -240,6 +240,8 @@ class DirectorService:
             draws=stored.draws,
             event_id=self.event.id if self.event is not None else "",
             venue_tables=tables_of(self.venue),
+            team_tables={hall.team: hall.tables for hall in self.venue.halls},
+            venue_of={n: hall.venue for hall in self.venue.halls for n in hall.tables},
         )
         if old is not None:
             core.live.update(old.live)
@@ -316,7 +318,9 @@ class DirectorService:
                 "state": topics.all_table_states,
                 "hosts": topics.all_host_statuses,
             }
-            return [every[kind](venue)]
+            # a network event: each hall's tables and hosts, under the hall's venue
+            halls = [hall.venue for hall in self.venue.halls]
+            return [every[kind](v) for v in (venue, *halls)]
         if kind == "hosts":
             return [topics.host_status(venue, h) for h in sorted({h for _, h in self.tables})]
         one = topics.table_events if kind == "events" else topics.table_state
@@ -525,7 +529,7 @@ class DirectorService:
     def _publish_assignment(self, table: int) -> None:
         if self.bus is None or self.core is None:
             return
-        topic = topics.assignment(self.venue.id, table)
+        topic = topics.assignment(self.venue.venue_of_table(table), table)
         assignment = self.core.assignment(table)
         if assignment is None and self.core.held(table):
             return  # another event's game still runs there: leave its assignment alone

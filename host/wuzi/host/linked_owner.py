@@ -83,6 +83,7 @@ class OwnerSide(LinkedSide):
         self.game = LinkedGame(self.table, self.link.id, setup, now_ms)
         self._games += 1
         self._shown = 0
+        self._seq = 0
         self._fact("linked.game", {**asdict(setup), "start_ms": now_ms}, now_ms)
         if self.line.state == "cut":
             self.game.line_cut(now_ms)
@@ -194,13 +195,13 @@ class OwnerSide(LinkedSide):
                 self.last_truth = truth
                 self._journal(self.line.send_truth(truth, now_ms), now_ms)
                 self.ports.publish(self.state_topic, line_codec.encode_truth(truth))
-                self._publish_state(truth)
                 if truth.result:
                     self._write_record(truth)
                     self._write_rules_record(game)
                     self._seq += 1
                     kind, data = encode_output(game.game_over(now_ms * 1_000_000))
                     self.ports.event(game.setup.game_id, kind, self._seq, data)
+                self._publish_state(truth)
             self._draw(game, now_ms)
         self._flush(self.line, now_ms)
 

@@ -195,7 +195,9 @@ class LinkedSide:
         self._waiting: WaitingPress | None = None
         self._faces: tuple[tuple[str, str], tuple[bool, bool]] | None = None
         self._lit: tuple[int, str] | None = None
-        self._seq = 0  # the states and events this side published
+        # the public events this side published (the owner's result): a state carries the
+        # number of the last, as a table's does (the director finds no gap in them)
+        self._seq = 0
         self._replaying = False  # rebuilding from the journal: nothing is journaled again
 
     # the line ----------------------------------------------------------------------
@@ -293,7 +295,6 @@ class LinkedSide:
     def _publish_state(self, truth: OwnerTruth) -> None:
         """This table's state for the hall's screens, from the owner's truth: the same
         moves and clocks at both halls, the moment each hall has them."""
-        self._seq += 1
         status = "finished" if truth.result else "paused" if truth.held else "playing"
         result = {"black": "1-0", "white": "0-1", "draw": "1/2-1/2"}.get(truth.result)
         self.ports.state(

@@ -74,12 +74,19 @@ class LinkedTables:
         self._alert = alert
         self._told: set[str] = set()
         self._referee_shown: dict[int, tuple[str, int]] = {}
+        self._journal_to = journal
+        self._records_dir = records_dir
+        self._deliver: Callable[[str, bytes], None] | None = None
+        self.entries: Callable[[str], list[tuple[str, dict[str, object]]]] = lambda stream: []
+        self.numbers: set[int] = set()  # the tables played linked now (static or by game)
+        self.dynamic: set[int] = set()  # linked by their game's assignment
         for number in numbers:
             link = venue.link_of_table(number)
             if link is None:
                 continue
             ports = self._ports(number, link.id, journal, alert, records_dir)
             self.sides[number] = make_side(link, number, ports)
+            self.numbers.add(number)
 
     def _ports(
         self,
@@ -165,6 +172,7 @@ class LinkedTables:
         def deliver(topic: str, payload: bytes) -> None:
             put(LineIncoming(topic, payload))
 
+        self._deliver = deliver
         for side in self.sides.values():
             bus.subscribe_line(side.in_topic, deliver)
 
@@ -292,7 +300,22 @@ class LinkedTables:
             side.begin_standalone(time_control, ruleset, grace, self.now_ms())
 
     def assignment(self, number: int, message: Assignment | Cleared) -> bool:
-        """The director's word for a linked table: True when it was the side's."""
+        """The director's word for a linked table: True when it was the side's. A game
+        linked by its assignment (a network event: ``linked_role``) makes the table's side
+        for that game, its hall line named by the game's id."""
+        if (
+            isinstance(message, Assignment)
+            and message.linked_role
+            and number not in (self.numbers - self.dynamic)
+        ):
+            return self._linked_by_game(number, message)
+        if number in self.dynamic:
+            if isinstance(message, Cleared):
+                # the linked game is over: its side stays until the table's next game (it
+                # may still owe the other hall its last truth, resent until acknowledged)
+                return True
+            self._unlink(number)  # an ordinary game: the table's own again
+            return False
         side = self.sides.get(number)
         if side is None:
             return False
@@ -303,6 +326,56 @@ class LinkedTables:
         ):
             log.info("table %d: linked game %s begins", number, message.game_id)
         return True
+
+    def _linked_by_game(self, number: int, a: Assignment) -> bool:
+        """A network event's linked game at table ``number`` (docs/linked.md "The network
+        final"): the side for link ``<game id>``, rebuilt from its journal stream after a
+        restart (the retained assignment comes again), subscribed to the other hall."""
+        side = self.sides.get(number)
+        if side is not None and side.link.id == a.game_id:
+            if isinstance(side, OwnerSide) and side.game is None:
+                side.assigned(a, self.grace_ms(number), self.now_ms())
+            return True
+        if a.linked_table is None or not a.linked_venue:
+            log.warning("table %d: linked game %s names no other table: ignored", number, a.game_id)
+            return True
+        try:
+            link = LinkConfig(
+                topics.check_link(a.game_id),
+                self.venue.id,
+                number,
+                a.linked_venue,
+                a.linked_table,
+                a.linked_role == "owner",
+                key=f"the assignment of {a.game_id}",
+            )
+        except ValueError as exc:
+            log.warning("table %d: linked game refused: %s", number, exc)
+            return True
+        if side is not None:
+            self._unlink(number)
+        ports = self._ports(number, link.id, self._journal_to, self._alert, self._records_dir)
+        new = make_side(link, number, ports)
+        self.sides[number] = new
+        self.numbers.add(number)
+        self.dynamic.add(number)
+        entries = self.entries(f"line-{link.id}")
+        if entries:
+            self._guarded(number, "its journal", partial(new.recover, entries, self.now_ms()))
+        if self.bus is not None and self._deliver is not None:
+            self.bus.subscribe_line(new.in_topic, self._deliver)
+        if isinstance(new, OwnerSide) and new.game is None:
+            new.assigned(a, self.grace_ms(number), self.now_ms())
+        log.info("table %d: linked game %s (%s, with table %d of %s)", number, a.game_id,
+                 a.linked_role, a.linked_table, a.linked_venue)  # fmt: skip
+        return True
+
+    def _unlink(self, number: int) -> None:
+        side = self.sides.pop(number, None)
+        self.numbers.discard(number)
+        self.dynamic.discard(number)
+        if side is not None and self.bus is not None:
+            self.bus.unsubscribe_line(side.in_topic)
 
     def command(self, command: ArbiterCommand) -> tuple[bool, str] | None:
         """A verified referee command for a linked table: ``resume`` (``role=chief``:

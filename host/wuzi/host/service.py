@@ -165,7 +165,7 @@ class HostService:
             records_dir=options.records_dir,
         )
         self.desk.linked = self.linked.command
-        self.out.linked = set(self.linked.sides)
+        self.out.linked = self.linked.numbers  # the same set: linked by game too
         self.out.line_view = self.linked.line_view
         self._next_heartbeat_ns = 0
         self._stopping = False
@@ -179,7 +179,10 @@ class HostService:
         """Open the journal, recover every table, open the devices, connect the bus."""
         self.journal = Journal.open(self.options.journal_path, self.options.host_id)
         numbers = [config.number for config in self.host_config.tables]
-        self.time = HostTime.after(last_known_ns(self.journal, numbers, self.linked.streams))
+        journal = self.journal
+        streams = [t for t in journal.tables() if t.startswith("line-")]
+        self.time = HostTime.after(last_known_ns(journal, numbers, streams))
+        self.linked.entries = lambda stream: [(e.kind, e.payload) for e in journal.entries(stream)]
         self.loop = LinkLoop(clock=self.time.now_ms)
         self.devices = Devices(
             self.loop,
