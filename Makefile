@@ -47,13 +47,15 @@ test-slow: setup
 ## demo: the simulated final (broker, director, 4 hosts, 24 tables of bots, scoreboard);
 ##       records, standings and screens in demo-out/. BROKER=mqtt://… uses that broker,
 ##       SPEED=X divides the time controls (10), SEED=S picks the final (1), FAULTS=1
-##       injects faults, HALL=open-2019 plays that hall's three events at once instead.
-##       With no display the scoreboard is rendered to PNG files.
+##       injects faults, HALL=open-2019 plays that hall's three events at once instead,
+##       LINKED=1 the 2021 final as a network event (16 halls bridged, every game between
+##       two halls, headless). With no display the scoreboard is rendered to PNG files.
 SPEED ?= 10
 SEED  ?= 1
 demo: setup
 	$(WUZI) demo --out demo-out --speed $(SPEED) --seed $(SEED) \
-	  $(if $(BROKER),--broker $(BROKER)) $(if $(FAULTS),--faults) $(if $(HALL),--hall $(HALL))
+	  $(if $(BROKER),--broker $(BROKER)) $(if $(FAULTS),--faults) $(if $(HALL),--hall $(HALL)) \
+	  $(if $(LINKED),--linked)
 
 ## bench: every area's figures, one `BENCH name value unit` line each. The sources are
 ##        compiled first, as a wheel's install compiles them on a Pi: an editable install

@@ -91,6 +91,8 @@ class AwaySide(LinkedSide):
         elif isinstance(event, Alert) and event.kind == REMOVED:
             for point in event.points:
                 self._carry(core.removed(point, event.at_ms, now_ms), now_ms)
+        elif isinstance(event, Alert):
+            self.board_alert(event)
         elif isinstance(event, Press) and event.button in (0, 1):
             if self._waiting is not None:
                 self._press_now(now_ms)

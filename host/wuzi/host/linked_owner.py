@@ -127,6 +127,8 @@ class OwnerSide(LinkedSide):
             for point in event.points:
                 self._fact("linked.removed", {"point": point}, now_ms)
                 game.board_removed(point)
+        elif isinstance(event, Alert):
+            self.board_alert(event)
         elif isinstance(event, Press) and event.button in (0, 1):
             self._waiting = WaitingPress(event.button, event.at_ms, now_ms)
             if game.waiting_stone is not None:  # the stone is already here

@@ -31,7 +31,8 @@ from pathlib import Path
 from wuzi.bus import line as line_codec
 from wuzi.bus.schemas import MessageError, TableState
 from wuzi.config.links import LinkConfig
-from wuzi.rules.board import Colour
+from wuzi.link.reconciler import Alert
+from wuzi.rules.board import Colour, point_name
 from wuzi.table.alerts import AlertReason
 from wuzi.table.hall_line import (
     AwayLine,
@@ -275,6 +276,23 @@ class LinkedSide:
 
     def _act(self, decisions: list[LineDecision], now_ms: int) -> None:
         raise NotImplementedError
+
+    def board_alert(self, event: Alert) -> None:
+        """A board report that is not one new stone (two at once, a stone moved, a sensor
+        stuck …): this hall's referee looks at the board. The game takes stones only as
+        single settled stones, so nothing is played from it."""
+        try:
+            reason = AlertReason(event.kind)
+        except ValueError:
+            reason = AlertReason.BOARD
+        points = ", ".join(point_name(p) for p in event.points)
+        what = event.kind.replace("_", " ") + (f" {points}" if points else "")
+        detail = f" ({event.detail})" if event.detail else ""
+        self.ports.alert(
+            reason,
+            f"table {self.table} (linked {self.link.id}): the board reports {what}{detail}: "
+            "nothing of it is played; the referee looks at the board",
+        )
 
     # faces and the point LED -----------------------------------------------------------
 

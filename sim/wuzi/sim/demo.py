@@ -31,6 +31,12 @@ Contract (docs/cli.md "wuzi demo"):
   ``DIR/<event>/standings.json`` and ``DIR/screens/*.png``. Exit 0 when every event
   ended and its checks hold, 1 otherwise (the reason on stderr), 2 on a usage error
   (``--faults`` is the team final's); a signal stops it as it stops the final.
+* ``wuzi demo --linked [--speed X] [--seed S] [--out DIR] [--timeout S]`` plays the 2021
+  final as a network event instead (``wuzi.sim.network``): sixteen halls, one per team,
+  each its own broker and host, bridged to a central broker; every game between two
+  halls; one hall line cut during the run. Exit 0 when the final ended with its sixteen
+  places and every game's two halls wrote the same record, 1 otherwise, 2 with
+  ``--hall`` or ``--faults``.
 * ``wuzi demo --showcase [--out DIR]``: the quick one — a scripted game judged by the
   rules engine and the clock core, instant (``wuzi.sim.showcase``).
 
@@ -93,6 +99,23 @@ def _command(args: argparse.Namespace) -> int:
     from wuzi.sim.final.run import RunError, RunOptions, VenueRun
     from wuzi.sim.final.tally import tally_records
 
+    if args.linked:
+        if args.hall or args.faults:
+            print(
+                "wuzi demo: --linked is a final of its own (no --hall, no --faults)",
+                file=sys.stderr,
+            )
+            return 2
+        from wuzi.sim.network.run import NetworkOptions, run_network
+
+        return run_network(
+            NetworkOptions(
+                out=Path(args.out or "demo-out"),
+                seed=args.seed,
+                speed=args.speed,
+                timeout_s=args.timeout,
+            )
+        )
     if args.hall and args.faults:
         print("wuzi demo: --faults is for the team final, not --hall", file=sys.stderr)
         return 2
@@ -253,6 +276,13 @@ def register(subparsers: Any) -> None:
         choices=("open-2019",),
         help="instead: a hall of several events at once, each by its own rules (open-2019: "
         "the 2019 open's men's, women's and open groups)",
+    )
+    p.add_argument(
+        "--linked",
+        action="store_true",
+        help="instead: the 2021 final as a network event, each team in its own hall (16 "
+        "halls, each its broker and host, bridged to a central one), every game between "
+        "two halls, one hall line cut during the run (headless)",
     )
     p.add_argument(
         "--showcase",
