@@ -143,6 +143,7 @@ class LinkedHosts:
                 table=TABLE,
                 args={"role": "chief" if chief else "hall"},
                 issued_ms=time.time_ns() // 1_000_000,
+                game_id=self.state(hall).game_id,  # signed for the game it is for
             ),
             TOKEN.encode(),
         )

@@ -4,10 +4,13 @@ carries the game and its result, and a player's slip is an alert, never a verdic
 
 from __future__ import annotations
 
+import pytest
+
 from wuzi.rules.board import parse_point
 from wuzi.rules.procedure import Seat
 from wuzi.table.line_messages import AwayMirrored, AwayPress, AwayShown, AwayStone, LineReceived
 from wuzi.table.linked_game import OWN_HEARD_MS, LinkedGame, LinkedSetup, truth_record
+from wuzi.table.owner_seat import OwnerSeatError
 
 LINK = "board-2"
 
@@ -150,3 +153,19 @@ def test_moves_after_the_end_change_nothing() -> None:
     assert out.refused and "over" in out.refused[0].why
     assert linked.board_stone(parse_point("o15"), "black", play.t + 10).played == []
     assert linked.seat.moves == before
+
+
+def test_the_referee_ends_a_linked_game_and_the_truth_says_so() -> None:
+    linked = game()
+    play = Play(linked)
+    play.black("h8")
+    play.white("a1")
+    with pytest.raises(OwnerSeatError, match="reason"):
+        linked.referee_result(None, "   ", "chief", play.t + 100)  # nothing changes
+    assert not linked.over
+    out = linked.referee_result(None, "agreed draw", "chief", play.t + 100)
+    assert out.ended and linked.over
+    truth = linked.truth(play.t + 200)
+    assert truth is not None and (truth.result, truth.reason) == ("draw", "referee")
+    with pytest.raises(OwnerSeatError, match="already over"):
+        linked.referee_result(Seat.FIRST, "again", "chief", play.t + 300)

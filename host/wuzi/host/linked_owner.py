@@ -27,6 +27,7 @@ from wuzi.host.linked_side import (
 )
 from wuzi.link.reconciler import REMOVED, Alert, StoneEvent
 from wuzi.link.session import Press
+from wuzi.rules.procedure import Seat
 from wuzi.table.alerts import AlertReason
 from wuzi.table.away_table import (
     HELD_TEXT,
@@ -242,6 +243,29 @@ class OwnerSide(LinkedSide):
                 log.warning("table %d: %s", self.table, exc)
         self._lamp(None if pending is None else (pending[1], game.seat.away_colour))
 
+    def set_result(
+        self, winner: Seat | None, reason: str, referee: str, now_ms: int
+    ) -> tuple[bool, str]:
+        """A referee's signed ``set-result`` at this (the owner's) table: the game ends
+        with it at both halls (the truth carries it)."""
+        game = self.game
+        if game is None:
+            return False, "no linked game at this table"
+        try:
+            game.referee_result(winner, reason, referee, now_ms)
+        except OwnerSeatError as exc:
+            return False, str(exc)
+        seat = None if winner is None else winner.name.lower()
+        fact: dict[str, object] = {
+            "winner": seat,
+            "reason": reason,
+            "referee": referee,
+            "at_ms": now_ms,
+        }
+        self._fact("linked.result", fact, now_ms)
+        self._after(now_ms)
+        return True, "result set"
+
     def recover(self, entries: list[tuple[str, dict[str, object]]], now_ms: int) -> None:
         """Rebuild the line and the game from this side's journal (in order): the line's
         records, then the game's facts since its last ``linked.game``. The rebuilt side is
@@ -291,6 +315,15 @@ class OwnerSide(LinkedSide):
             game.line_cut(int_field(payload, "at_ms"))
         elif kind == "linked.back":
             game.line_back(int_field(payload, "at_ms"))
+        elif kind == "linked.result":
+            seat = payload.get("winner")
+            winner = None if seat is None else Seat.FIRST if seat == "first" else Seat.SECOND
+            game.referee_result(
+                winner,
+                str(payload.get("reason")),
+                str(payload.get("referee")),
+                int_field(payload, "at_ms"),
+            )
         elif kind == "line.received":
             record = record_of(kind, payload, sent_truths=True)
             assert isinstance(record, LineReceived)

@@ -31,6 +31,7 @@ from wuzi.journal import Journal
 from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert
 from wuzi.link.session import LinkDown, LinkUp, PressesLost
 from wuzi.rules.board import Colour
+from wuzi.rules.procedure import Seat
 from wuzi.table.alerts import AlertReason
 
 __all__ = ["LinkedTables"]
@@ -384,6 +385,23 @@ class LinkedTables:
         side = self.sides.get(command.table) if command.table is not None else None
         if side is None:
             return None
+        playing = (
+            (side.game.setup.game_id if side.game is not None else None)
+            if isinstance(side, OwnerSide)
+            else (side.game or None)
+        )
+        if playing is not None and command.game_id != playing:
+            # signed for one game: never carried out on the next (docs/bus.md "Commands")
+            return False, f"{command.action} is for game {command.game_id}, not {playing}"
+        if command.action == "set-result":
+            if not isinstance(side, OwnerSide):
+                return False, "set-result: the owner host's table ends a linked game"
+            winner = command.args.get("winner")
+            if winner not in (None, "first", "second"):
+                return False, f"set-result: winner must be first, second or null, not {winner!r}"
+            seat = None if winner is None else Seat.FIRST if winner == "first" else Seat.SECOND
+            reason = str(command.args.get("reason", ""))
+            return side.set_result(seat, reason, command.referee, self.now_ms())
         if command.action != "resume":
             return False, f"{command.action} is not available on a linked table yet"
         role = command.args.get("role")

@@ -269,6 +269,23 @@ class LinkedGame:
             out.ended = True
         return out
 
+    def referee_result(
+        self, winner: Seat | None, reason: str, referee: str, at_ms: int
+    ) -> LinkedOutcome:
+        """The referee ends the game (a signed ``set-result`` at the owner's table):
+        ``winner`` None is a draw (agreed, a full board). A game already over, or a
+        reason the rules refuse, raises `OwnerSeatError` naming it; nothing changes then."""
+        if self.over:
+            raise OwnerSeatError(f"linked game {self.setup.game_id} is already over")
+        try:
+            self.game.referee_decide(
+                winner, reason, referee=referee, t_ms=self._t(at_ms), clocks=self._clocks(at_ms)
+            )
+        except (RulesError, ValueError) as exc:
+            raise OwnerSeatError(f"set-result: {exc}") from None
+        self._ended_ms = at_ms
+        return LinkedOutcome(ended=True)
+
     # -- helpers ----------------------------------------------------------------------
 
     def _carry(self, seat_out: OwnerOutcome, out: LinkedOutcome) -> None:

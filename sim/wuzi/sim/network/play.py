@@ -28,11 +28,14 @@ __all__ = ["GameHands", "Seat"]
 
 MIRROR_AFTER_S = 0.05  # a hand reaches for the stone once the point shows
 PRESS_AFTER_S = 0.2  # the stone settles on the board, then the hand goes to the clock
-PRESS_AGAIN_S = 4.0  # a press the table did not take (a cut, a slip): pressed again
+PRESS_AGAIN_S = 4.0  # a stone and press the table did not take (the board's link was
+# down when it went there, say): the player lifts the stone and sets it again
 HAND_GAP_S = 0.3  # between two stones on one board: each settles on its own (a board
 # that reads two new stones in one settling reports them together, for the referee)
-MISS = 0.4  # how often a player overlooks the opponent's winning threat: a demo's games
+MISS = 0.6  # how often a player overlooks the opponent's winning threat: a demo's games
 # end in a few dozen moves (the bots' default, 0.1, plays long games)
+DRAW_AFTER_MOVES = 120  # the players agree a draw this far into a game (the referee
+# sets it: a linked game's result is the owner's, ``set-result`` at its table)
 BLACK, WHITE = 1, 2
 
 
@@ -57,6 +60,12 @@ class Seat:
     def press(self) -> None:
         self.sims.press(self.index + 1, 0)
 
+    def lift(self, point: int, now_s: float) -> None:
+        board = self.sims.boards[self.index]
+        board.at(0, partial(board.set_cell, point, 0))
+        self.stones.pop(point, None)
+        self.last_s = now_s
+
     def clear(self) -> None:
         """The previous game's stones off the board (between games, as the referee does)."""
         board = self.sims.boards[self.index]
@@ -78,6 +87,8 @@ class GameHands:
     pending: dict[int, tuple[int, float, bool]] = field(default_factory=dict)  # colour →
     # (point, placed at, pressed)
     finished: bool = False
+    draw_asked: str = ""  # why the players ask the referee for a draw ("": they play on)
+    draw_sent_s: float = 0.0
 
     def __post_init__(self) -> None:
         self.rng = random.Random(f"{self.seed}-{self.assignment.game_id}")
@@ -93,8 +104,8 @@ class GameHands:
         if state.status == "finished":
             self.finished = True
             return
-        if state.status != "playing":
-            return  # held (a cut line, the referees): hands off
+        if state.status != "playing" or self.draw_asked:
+            return  # held (a cut line, the referees), or a draw asked for: hands off
         moves = state.moves
         for i, point in enumerate(moves):
             colour = BLACK if i % 2 == 0 else WHITE
@@ -109,6 +120,8 @@ class GameHands:
             pend = self.pending.get(colour)
             if pend is not None and pend[0] == point:
                 del self.pending[colour]
+        if len(moves) >= DRAW_AFTER_MOVES and not self.draw_asked:
+            self.draw_asked = f"agreed after {len(moves)} moves"
         to_move = BLACK if len(moves) % 2 == 0 else WHITE
         seat = self.seat(to_move)
         if any(p not in seat.stones for p in moves) or not seat.ready(now_s):
@@ -122,16 +135,18 @@ class GameHands:
             try:
                 point = choose_move(board, colour, self.ruleset, self.rng, miss=MISS)
             except BotError:
-                return  # no legal point: the referee's (a full board)
+                self.draw_asked = "no legal point left for the player to move"
+                return
             seat.place(point, to_move, now_s)
             self.pending[to_move] = (point, now_s, False)
             return
         point, placed_s, pressed = pend
-        if (not pressed and now_s - placed_s >= PRESS_AFTER_S) or (
-            pressed and now_s - placed_s >= PRESS_AGAIN_S
-        ):
+        if not pressed and now_s - placed_s >= PRESS_AFTER_S:
             seat.press()
             self.pending[to_move] = (point, now_s, True)
+        elif pressed and now_s - placed_s >= PRESS_AGAIN_S:
+            seat.lift(point, now_s)  # set again at the next step, pressed again
+            del self.pending[to_move]
 
 
 def _empty(board: VirtualBoard) -> None:

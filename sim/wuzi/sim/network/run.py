@@ -123,14 +123,22 @@ class _Run:
 
     def resume(self, game: GameHands) -> bool:
         """The chief referee resumes a held game at its owner host (after a cut line)."""
+        return self.command(game, "resume", {"role": "chief"})
+
+    def draw(self, game: GameHands) -> bool:
+        """The referee sets the draw the players agreed (or a board with no legal point)."""
+        return self.command(game, "set-result", {"winner": None, "reason": game.draw_asked})
+
+    def command(self, game: GameHands, action: str, args: dict[str, object]) -> bool:
+        """A signed referee command at the owner host's table of ``game``."""
         table = game.assignment.table
         hall = _hall_of_table(table)
         command = ArbiterCommand(
-            command_id=f"resume-{secrets.token_hex(6)}",
+            command_id=f"{action}-{secrets.token_hex(6)}",
             referee=REFEREE,
-            action="resume",
+            action=action,
             table=table,
-            args={"role": "chief"},
+            args=args,
             issued_ms=time.time_ns() // 1_000_000,
             game_id=game.assignment.game_id,
         )
@@ -244,6 +252,11 @@ def _play(run: _Run, halls: BridgedHalls) -> int:
             halls.hall(cut[0]).proxy.restore()
             restored = True
             run.say(f"hall line of {hall_venue(int(cut[0]))} back: the referees resume")
+        for hands in playing:
+            if hands.draw_asked and t - hands.draw_sent_s > 2.0:
+                hands.draw_sent_s = t
+                if run.draw(hands):
+                    run.say(f"game {hands.assignment.game_id} drawn: {hands.draw_asked}")
         if restored and t - last_resume > 1.0:
             last_resume = t
             for hands in playing:
