@@ -11,7 +11,6 @@ from wuzi.bus import topics
 from wuzi.bus.schemas import MessageError
 from wuzi.config.links import LinkConfig
 from wuzi.host.linked_side import (
-    PRESS_WAIT_MS,
     LinkedPorts,
     LinkedSide,
     WaitingPress,
@@ -52,6 +51,7 @@ class AwaySide(LinkedSide):
     """The away host's linked table: it reads its devices and shows the owner's truth."""
 
     role = "away"
+    line: AwayLine
 
     def __init__(self, link: LinkConfig, table: int, ports: LinkedPorts) -> None:
         super().__init__(link, table, ports)
@@ -97,15 +97,11 @@ class AwaySide(LinkedSide):
             if self._waiting is not None:
                 self._press_now(now_ms)
             self._waiting = WaitingPress(event.button, event.at_ms, now_ms)
-            if self._stone_waiting():
+            if self._stone_sent:  # its stone already went out: the press follows it
                 self._press_now(now_ms)
         elif isinstance(event, Press) and event.button == CLAIM_BUTTON:
             self._carry(core.claim(event.button, event.at_ms, now_ms), now_ms)
         self._after(now_ms)
-
-    def _stone_waiting(self) -> bool:
-        """A stone of the away player's is sent and not yet pressed."""
-        return self._stone_sent
 
     def _press_now(self, now_ms: int) -> None:
         assert self.core is not None and self._waiting is not None
@@ -197,8 +193,7 @@ class AwaySide(LinkedSide):
         self._journal(self.line.send_input(item, now_ms), now_ms)
 
     def step(self, now_ms: int) -> None:
-        if self._waiting is not None and now_ms - self._waiting.since_ms >= PRESS_WAIT_MS:
-            self._press_now(now_ms)
+        self._press_waited(now_ms)
         self._act(self.line.poll(now_ms), now_ms)
         if self.core is not None:
             self._carry(self.core.tick(now_ms), now_ms)
@@ -210,17 +205,12 @@ class AwaySide(LinkedSide):
         else:
             faces = self.core.faces(now_ms)
             self._show(faces.text, faces.colon)
-        self._flush(self.line, now_ms)
+        self._flush(now_ms)
 
     def due_ms(self, now_ms: int) -> int:
-        due = self.line.due_ms()
-        if self._waiting is not None:
-            due = min(due, self._waiting.since_ms + PRESS_WAIT_MS)
+        due = self._line_due_ms()
         if self.core is not None:
             change = self.core.faces(now_ms).next_change_ms
             if change is not None:
                 due = min(due, change)
         return due
-
-    def resume_command(self, referee: str, chief: bool, now_ms: int) -> tuple[bool, str]:
-        return self.resume(self.line, self.link.venue, referee, chief, now_ms)

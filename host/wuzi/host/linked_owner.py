@@ -58,6 +58,7 @@ class OwnerSide(LinkedSide):
     """The owner host's linked table: the game runs here."""
 
     role = "owner"
+    line: OwnerLine
 
     def __init__(self, link: LinkConfig, table: int, ports: LinkedPorts) -> None:
         super().__init__(link, table, ports)
@@ -182,8 +183,7 @@ class OwnerSide(LinkedSide):
             )
 
     def step(self, now_ms: int) -> None:
-        if self._waiting is not None and now_ms - self._waiting.since_ms >= PRESS_WAIT_MS:
-            self._press_now(now_ms)
+        self._press_waited(now_ms)
         self._act(self.line.poll(now_ms), now_ms)
         if self.game is not None:
             self._outcome(self.game.tick(now_ms, away_heard_ms=self._away_heard(now_ms)), now_ms)
@@ -206,7 +206,7 @@ class OwnerSide(LinkedSide):
                     self.ports.event(game.setup.game_id, kind, self._seq, data)
                 self._publish_state(truth)
             self._draw(game, now_ms)
-        self._flush(self.line, now_ms)
+        self._flush(now_ms)
 
     def _away_heard(self, now_ms: int) -> int | None:
         """Up to when the away hall has surely told everything (owner time): with the line
@@ -347,10 +347,4 @@ class OwnerSide(LinkedSide):
     def due_ms(self, now_ms: int) -> int:
         """When ``step`` must run again: the line's next packet or check, a waiting
         press's end, the next second on the running clock's face."""
-        due = min(self.line.due_ms(), now_ms + 100)
-        if self._waiting is not None:
-            due = min(due, self._waiting.since_ms + PRESS_WAIT_MS)
-        return due
-
-    def resume_command(self, referee: str, chief: bool, now_ms: int) -> tuple[bool, str]:
-        return self.resume(self.line, self.link.venue, referee, chief, now_ms)
+        return min(self._line_due_ms(), now_ms + 100)

@@ -186,6 +186,7 @@ class LinkedSide:
     """What both sides share: the line's packets in and out, its journal, its cut."""
 
     role = ""
+    line: OwnerLine | AwayLine  # each side's own kind, made by its constructor
 
     def __init__(self, link: LinkConfig, table: int, ports: LinkedPorts) -> None:
         self.link = link
@@ -220,8 +221,8 @@ class LinkedSide:
         if record is not None and not self._replaying:
             self.ports.journal(record_kind(record), record_json(record), now_ms)
 
-    def _flush(self, line: OwnerLine | AwayLine, now_ms: int) -> None:
-        for packet in line.outgoing(now_ms):
+    def _flush(self, now_ms: int) -> None:
+        for packet in self.line.outgoing(now_ms):
             self.ports.publish(self.out_topic, line_codec.encode_packet(packet))
 
     def _line_decision(self, d: LineDecision, now_ms: int) -> None:
@@ -252,12 +253,11 @@ class LinkedSide:
         elif isinstance(d, Ignored):
             log.info("table %d: line %s: ignored: %s", self.table, d.link, d.why)
 
-    def resume(
-        self, line: OwnerLine | AwayLine, here: str, referee: str, chief: bool, now_ms: int
-    ) -> tuple[bool, str]:
+    def resume(self, referee: str, chief: bool, now_ms: int) -> tuple[bool, str]:
         """A referee's signed ``resume`` for this linked table: the chief alone, else a
         request that the other hall's referee confirms (or the confirmation of the other
         hall's request)."""
+        line, here = self.line, self.link.venue
         if chief:
             decisions = line.resume_by_chief(referee, now_ms)
         else:
@@ -266,7 +266,7 @@ class LinkedSide:
             if refused and "no resumption was requested" in refused[0].why:
                 decisions = line.resume_requested(here, referee, now_ms)
                 if not decisions:
-                    self._flush(line, now_ms)
+                    self._flush(now_ms)
                     return True, "resumption requested: the other hall's referee confirms"
         self._act(decisions, now_ms)
         refused = [d for d in decisions if isinstance(d, ResumeRefused)]
@@ -276,6 +276,21 @@ class LinkedSide:
 
     def _act(self, decisions: list[LineDecision], now_ms: int) -> None:
         raise NotImplementedError
+
+    def _press_now(self, now_ms: int) -> None:
+        raise NotImplementedError
+
+    def _press_waited(self, now_ms: int) -> None:
+        """A press kept for its stone ``PRESS_WAIT_MS`` goes on alone (module doc)."""
+        if self._waiting is not None and now_ms - self._waiting.since_ms >= PRESS_WAIT_MS:
+            self._press_now(now_ms)
+
+    def _line_due_ms(self) -> int:
+        """The line's next packet or check, or a waiting press's end, whichever first."""
+        due = self.line.due_ms()
+        if self._waiting is not None:
+            due = min(due, self._waiting.since_ms + PRESS_WAIT_MS)
+        return due
 
     def board_alert(self, event: Alert) -> None:
         """A board report that is not one new stone (two at once, a stone moved, a sensor

@@ -27,7 +27,6 @@ from wuzi.host.linked_away import AwaySide
 from wuzi.host.linked_owner import OwnerSide
 from wuzi.host.linked_side import LinkedPorts
 from wuzi.host.served import ServedTable
-from wuzi.journal import Journal
 from wuzi.link.reconciler import LINK_DOWN, LINK_UP, Alert
 from wuzi.link.session import LinkDown, LinkUp, PressesLost
 from wuzi.rules.board import Colour
@@ -142,24 +141,20 @@ class LinkedTables:
             records_dir,
         )
 
-    @property
-    def streams(self) -> list[str]:
-        """The journal streams of the hall lines (``line-<link>``)."""
-        return [f"line-{side.link.id}" for side in self.sides.values()]
-
-    def recover(self, journal: Journal) -> None:
-        """Each side rebuilt from its line's stream (a fresh start: nothing to rebuild)."""
-        now = self.now_ms()
+    def recover(self) -> None:
+        """Each side of a ``[[links]]`` table rebuilt from its line's stream (a fresh
+        start: nothing to rebuild); a side made by a game's assignment is rebuilt when
+        its retained assignment comes again."""
         for number, side in self.sides.items():
-            entries = [(e.kind, e.payload) for e in journal.entries(f"line-{side.link.id}")]
-            if entries:
-                self._guarded(number, "its journal", partial(side.recover, entries, now))
-                log.info(
-                    "table %d: linked %s rebuilt from %d records",
-                    number,
-                    side.link.id,
-                    len(entries),
-                )
+            self._rebuild(number, side)
+
+    def _rebuild(self, number: int, side: Side) -> None:
+        entries = self.entries(f"line-{side.link.id}")
+        if entries:
+            self._guarded(number, "its journal", partial(side.recover, entries, self.now_ms()))
+            log.info(
+                "table %d: linked %s rebuilt from %d records", number, side.link.id, len(entries)
+            )
 
     def __contains__(self, number: object) -> bool:
         return number in self.sides
@@ -360,9 +355,7 @@ class LinkedTables:
         self.sides[number] = new
         self.numbers.add(number)
         self.dynamic.add(number)
-        entries = self.entries(f"line-{link.id}")
-        if entries:
-            self._guarded(number, "its journal", partial(new.recover, entries, self.now_ms()))
+        self._rebuild(number, new)
         if self.bus is not None and self._deliver is not None:
             self.bus.subscribe_line(new.in_topic, self._deliver)
         if isinstance(new, OwnerSide) and new.game is None:
@@ -408,4 +401,4 @@ class LinkedTables:
         if role not in (None, "chief", "hall"):
             return False, f"resume: role must be chief or hall, not {role!r}"
         chief = role == "chief"
-        return side.resume_command(command.referee, chief, self.now_ms())
+        return side.resume(command.referee, chief, self.now_ms())

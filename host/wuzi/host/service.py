@@ -205,7 +205,7 @@ class HostService:
         # for the host, not one per table (each was a few ms of a start's time); what it
         # adds leaves with the outbox, below
         recovered = [self._recover_table(config) for config in self.host_config.tables]
-        self.linked.recover(self.journal)
+        self.linked.recover()
         self.out.commit_many(recovered, publish=False)
         for table in self.tables.values():
             self._open_devices(table)
