@@ -124,6 +124,13 @@ def test_a_noisy_line_plays_on_and_is_told_once(
             FIRST_MS / 1000 + MOVES * MOVE_EVERY_MS / 1000 + 30,
             f"table {n}: the {MOVES} moves",
         )
+        # the state travels on its own topic, published after the move's event: wait
+        # for it too rather than read the one before the last move
+        wait_for(
+            lambda n=n: list(host.observer.states[n].moves) == expected,
+            10,
+            f"table {n}: the state after the {MOVES}th move",
+        )
     board_port = str(devices[0].link)
     wait_for(
         lambda: any(f"board {board_port} line noisy" in t for _, t in alert_texts(host, 1)),

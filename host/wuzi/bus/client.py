@@ -92,7 +92,13 @@ class RetainedMessage:
 
 INFLIGHT_SPARE = 100
 """QoS 1 messages in flight beyond the retained republish of a connect: enough that a
-burst never waits on acknowledgements, few enough that no broker reorders them."""
+burst rarely waits on acknowledgements."""
+
+
+def _network_thread_writes(_client: mqtt.Client, _userdata: Any, _sock: object) -> None:
+    """paho's "socket wants writing" callback, registered only so that paho leaves the
+    writing to `BusClient`'s network thread (see ``on_socket_register_write`` in
+    `BusClient.__init__`): that thread's ``loop`` writes whenever paho has packets."""
 
 
 class BusClient:
@@ -170,10 +176,17 @@ class BusClient:
         # Messages in flight: paho's 20 would hold a publish beyond the 20th in its queue
         # until its older resends had gone, so the retained republish would no longer be
         # first on the wire after a reconnect; each connection attempt raises the limit to
-        # the retained topics plus INFLIGHT_SPARE (``_run``). Not unbounded: amqtt,
-        # the one-machine demo's broker, reorders a topic's messages with thousands in
-        # flight (tests/sim/test_embedded_broker.py), which MQTT forbids.
+        # the retained topics plus INFLIGHT_SPARE (``_run``).
         self._paho.max_inflight_messages_set(INFLIGHT_SPARE)
+        # One writer on the socket: the network thread. Without a loop of paho's own
+        # (loop_start) or an "external loop" callback, paho writes a packet queued by
+        # another thread at once, on that thread; and paho 2.2's writer pops a packet and
+        # sends it without a lock, so a publish on the caller's thread and the network
+        # thread sending the next queued message on a PUBACK put packets on the wire in
+        # another order than the queue's — a topic's events out of order, at any broker
+        # (tests/bus/test_bus_order.py). With the callback registered, paho only wakes
+        # the network thread (its socket pair), which writes everything in queue order.
+        self._paho.on_socket_register_write = _network_thread_writes
         self._paho.on_connect = self._handle_connect
         self._paho.on_disconnect = self._handle_disconnect
         self._paho.on_publish = self._handle_puback
