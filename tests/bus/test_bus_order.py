@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from support.broker import MosquittoBroker, wait_until
+from support.host_states import HOST, event
 from wuzi.bus import topics
 from wuzi.bus.client import INFLIGHT_SPARE, BusClient
 from wuzi.bus.schemas import Message, TableEvent
@@ -47,18 +48,6 @@ def start(made: list[BusClient], url: str, client_id: str) -> BusClient:
     client.connect()
     assert client.wait_connected(10.0), f"{client_id} did not connect"
     return client
-
-
-def event(table: int, seq: int) -> TableEvent:
-    return TableEvent(
-        event_id=f"host-1/{table}/g1/{seq}",
-        table=table,
-        game_id="g1",
-        seq=seq,
-        kind="move",
-        at_ms=1000 + seq,
-        data={"point": seq % 225},
-    )
 
 
 def test_only_the_network_thread_writes_to_the_socket(
@@ -106,4 +95,4 @@ def test_a_burst_past_the_in_flight_window_arrives_in_each_topic_s_order(
         first = list(dict.fromkeys(seen))
     for table in (1, 2, 3):  # MQTT orders each topic's messages, not across topics
         mine = [m.event_id for m in burst if m.table == table]
-        assert [e for e in first if e.startswith(f"host-1/{table}/")] == mine, table
+        assert [e for e in first if e.startswith(f"{HOST}/{table}/")] == mine, table
