@@ -19,7 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from support.acl import WAIT_S, _listening
+from support.acl import WAIT_S, Peer, _listening
+from support.broker import wait_until
 from wuzi.cli import main
 from wuzi.config import VenueConfig, load_venue
 from wuzi.sim import box
@@ -139,6 +140,18 @@ class Halls:
         process.terminate()
         process.wait(timeout=5.0)
 
+    def close(self) -> None:
+        """Stop every broker still running and remove the folder."""
+        for name in list(self.processes):
+            self.stop(name)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def watcher(self, name: str) -> Peer:
+        """The all-seeing reader of broker ``name``, subscribed to ``#``."""
+        watching = login_peer(self.ports[name], WATCHER, WATCHER_PASSWORD)
+        assert watching.subscribe("#") == [1]
+        return watching
+
     def central_login(self, venue_id: str) -> tuple[str, str]:
         """A hall's bridge account at the central broker and its password."""
         central = self.venues[venue_id].central
@@ -146,7 +159,24 @@ class Halls:
         return central.username, Path(central.password_file).read_text().strip()
 
 
-def _add_watcher(broker_dir: Path) -> None:
+def login_peer(port: int, user: str | None, password: str | None) -> Peer:
+    """A connected MQTT client of ``support.acl`` logged in as ``user``."""
+    connected = Peer(port, user, password)
+    assert connected.connect() == 0
+    return connected
+
+
+def bridged(sender: Peer, topic: str, receiver: Peer) -> None:
+    """Publish on ``topic`` until ``receiver`` has it: the bridges connect on their own
+    schedule (start, then a first subscription at the central broker)."""
+    wait_until(
+        lambda: sender.publish(topic, b"up") or (topic, b"up") in receiver.received,
+        30,
+        f"{topic} to cross the bridges",
+    )
+
+
+def add_watcher(broker_dir: Path) -> None:
     from wuzi.venue.passwords import hash_password
 
     with (broker_dir / "passwd").open("a") as passwd:
@@ -183,7 +213,7 @@ def linked_halls(
             args = ["--out", str(out), "--data-dir", str(data), "--bind", "127.0.0.1"]
             assert main(["venue", "broker-config", "--config", str(paths[venue_id]), *args]) == 0
             out.chmod(0o755)
-            _add_watcher(out)
+            add_watcher(out)
             halls.venues[venue_id] = load_venue(paths[venue_id])
         out = directory / "central" / "broker"
         data = directory / "central" / "data"
@@ -192,11 +222,9 @@ def linked_halls(
         assert main(["venue", "central-config", *configs, *args]) == 0
         (directory / "central").chmod(0o755)
         out.chmod(0o755)
-        _add_watcher(out)
+        add_watcher(out)
         for name in ("central", A, B):
             halls.start(name)
         yield halls
     finally:
-        for name in list(halls.processes):
-            halls.stop(name)
-        shutil.rmtree(directory, ignore_errors=True)
+        halls.close()

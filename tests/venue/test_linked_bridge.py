@@ -14,37 +14,14 @@ from __future__ import annotations
 import time
 
 from support.acl import Peer
-from support.broker import wait_until
-from support.linked_halls import WATCHER, WATCHER_PASSWORD, A, B, Halls, linked_halls
+from support.linked_halls import A, B, Halls, bridged, linked_halls, login_peer
 from wuzi.bus import topics
 from wuzi.config.credentials import broker_login
 
 
-def _peer(port: int, user: str | None, password: str | None) -> Peer:
-    peer = Peer(port, user, password)
-    assert peer.connect() == 0
-    return peer
-
-
 def _host(halls: Halls, venue_id: str, host_id: str) -> Peer:
     user, password = broker_login(halls.venues[venue_id], "host", host_id)
-    return _peer(halls.ports[venue_id], user, password)
-
-
-def _watcher(halls: Halls, name: str) -> Peer:
-    peer = _peer(halls.ports[name], WATCHER, WATCHER_PASSWORD)
-    assert peer.subscribe("#") == [1]
-    return peer
-
-
-def _bridged(sender: Peer, topic: str, receiver: Peer) -> None:
-    """Publish on ``topic`` until ``receiver`` has it: the bridges connect on their own
-    schedule (start, then a first subscription at the central broker)."""
-    wait_until(
-        lambda: sender.publish(topic, b"up") or (topic, b"up") in receiver.received,
-        30,
-        f"{topic} to cross the bridges",
-    )
+    return login_peer(halls.ports[venue_id], user, password)
 
 
 def test_the_hall_line_crosses_and_nothing_else_of_a_hall_does() -> None:
@@ -56,14 +33,14 @@ def test_the_hall_line_crosses_and_nothing_else_of_a_hall_does() -> None:
             assert b_host.subscribe(topics.line_filter(A, "board-1")) == [1]
             assert b_host.subscribe(topics.line_filter(A, "board-2")) == [1]
             assert a_host.subscribe(topics.line_filter(B, "board-1")) == [1]
-            b_watch = _watcher(halls, B)
-            a_watch = _watcher(halls, A)
-            central_watch = _watcher(halls, "central")
+            b_watch = halls.watcher(B)
+            a_watch = halls.watcher(A)
+            central_watch = halls.watcher("central")
             peers += [b_watch, a_watch, central_watch]
             # board-1 is owned by hall B: hall A's host is away, sends to the owner
-            _bridged(a_host, topics.line_to_owner(A, "board-1"), b_host)
+            bridged(a_host, topics.line_to_owner(A, "board-1"), b_host)
             # and the owner answers, and publishes its retained truth of the game
-            _bridged(b_host, topics.line_to_away(B, "board-1"), a_host)
+            bridged(b_host, topics.line_to_away(B, "board-1"), a_host)
             b_host.publish(topics.line_state(B, "board-1"), b"truth", retain=True)
             a_host.wait_for(topics.line_state(B, "board-1"), b"truth")
             # board-2 is owned by hall A
@@ -72,7 +49,7 @@ def test_the_hall_line_crosses_and_nothing_else_of_a_hall_does() -> None:
 
             # what stays in hall A: the table state, events, alerts, referee state, the
             # director's assignment, a host status, the hall's own public feed
-            director = _peer(halls.ports[A], *broker_login(halls.venues[A], "director"))
+            director = login_peer(halls.ports[A], *broker_login(halls.venues[A], "director"))
             peers.append(director)
             staying = [
                 (a_host, topics.table_state(A, 1)),
@@ -133,14 +110,14 @@ def test_the_central_broker_refuses_a_hall_publishing_as_the_other() -> None:
         peers = [a_host]
         try:
             assert a_host.subscribe(topics.line_filter(B, "board-1")) == [1]
-            central_watch = _watcher(halls, "central")
+            central_watch = halls.watcher("central")
             peers.append(central_watch)
             b_host = _host(halls, B, "pi-1")
-            _bridged(b_host, topics.line_to_away(B, "board-1"), a_host)  # the bridges are up
+            bridged(b_host, topics.line_to_away(B, "board-1"), a_host)  # the bridges are up
             b_host.close()
             halls.stop(B)  # hall B's own bridge leaves; its login is now used by hand
             user, password = halls.central_login(B)
-            forger = _peer(halls.ports["central"], user, password)
+            forger = login_peer(halls.ports["central"], user, password)
             peers.append(forger)
             forger.publish(topics.line_to_owner(A, "board-1"), b"forged as A")
             forger.publish(topics.line_state(A, "board-2"), b"forged as A")
@@ -166,7 +143,7 @@ def test_what_a_cut_line_held_crosses_on_its_return_in_order() -> None:
         try:
             assert b_host.subscribe(topics.line_filter(A, "board-1")) == [1]
             topic = topics.line_to_owner(A, "board-1")
-            _bridged(a_host, topic, b_host)
+            bridged(a_host, topic, b_host)
             halls.stop("central")
             held = [f"held {i}".encode() for i in range(5)]
             for payload in held:

@@ -65,12 +65,14 @@ from typing import Literal, get_args
 from wuzi.base.files import SECRET_FILE, FileError, read_bytes
 from wuzi.bus.auth import AuthError, hash_key, read_token_file
 from wuzi.bus.identity import client_id
+from wuzi.config.links import default_central_user
 from wuzi.config.venue import ConfigError, VenueConfig
 
 __all__ = [
     "DEFAULT_DIRECTOR_ID",
     "DEFAULT_SECRETS_DIR",
     "EVENTS_SECRETS_DIR",
+    "HALLS_SECRETS_DIR",
     "ROLES",
     "BrokerUser",
     "CredentialError",
@@ -100,6 +102,7 @@ Role = Literal[
     "referee",
     "referee-send",
     "broadcast",
+    "hall-bridge",
 ]
 ROLES: tuple[Role, ...] = get_args(Role)
 """Every role, in the order the venue file's accounts are listed."""
@@ -116,6 +119,9 @@ then clash with a host's or the director's file)."""
 EVENTS_SECRETS_DIR = "events"
 """The event directors' password files' folder inside `DEFAULT_SECRETS_DIR`
 (``secrets/events/<event>.pass``: never a host's ``secrets/<id>.pass``)."""
+HALLS_SECRETS_DIR = "halls"
+"""A network event's halls' bridge passwords inside `DEFAULT_SECRETS_DIR`
+(``secrets/halls/<hall venue>.pass``: the hall's ``[central] password_file``)."""
 DEFAULT_DIRECTOR_ID = "director"
 """The director's id when the venue file has no ``[director]`` section."""
 MAX_SECRET_BYTES = SECRET_FILE.max_bytes
@@ -210,7 +216,8 @@ def _account(
 def broker_users(venue: VenueConfig) -> tuple[BrokerUser, ...]:
     """Every broker account of the venue: each host and its check account, the
     director's two (with ``[[events]]``: each event director's two, in the file's order),
-    the broadcast, each screen, each referee's two, in that order. `CredentialError` if
+    the broadcast, each screen, a network event's halls' bridges, each referee's two, in
+    that order. `CredentialError` if
     two of them share a name (the scheme makes that impossible; a guard)."""
     users: list[BrokerUser] = []
     for i, host in enumerate(venue.hosts):
@@ -237,6 +244,10 @@ def broker_users(venue: VenueConfig) -> tuple[BrokerUser, ...]:
         for i, screen in enumerate(names):
             key = f"screens.{kind}[{i}]"
             users.append(_account(venue, role, screen, key, None, folder=SCREENS_SECRETS_DIR))
+    for i, hall in enumerate(venue.halls):  # a network event's: its halls' bridges
+        path = default_secret_file(venue, hall.venue, HALLS_SECRETS_DIR)
+        name = default_central_user(hall.venue)
+        users.append(BrokerUser(name, "hall-bridge", hall.venue, f"halls[{i}]", path, False))
     for i, referee in enumerate(venue.referees):
         hashed = referee.password_hash
         field = "password_hash" if hashed is not None else "token_file"
@@ -288,6 +299,7 @@ _WHAT = {
     "referee": "referees",
     "referee-send": "referees",
     "broadcast": "the broadcast ([broadcast] id)",
+    "hall-bridge": "a network event's halls' bridges ([[halls]] venue)",
 }
 
 

@@ -12,6 +12,8 @@ hall keeps its own broker; the two meet at a central broker through a Mosquitto 
     password_file = "secrets/central/bridge.pass"  # its password (this default)
     ca_file = "/etc/wuzi/central-ca.pem"  # TLS: the central broker's CA (optional)
     name = "wuzi-hall-a-line"             # the bridge connection's name (this default)
+    event = "final-2021"                  # a network event's hall: the event's venue id
+                                          # (its games link tables per game, no [[links]])
 
     [[links]]
     table = 1                             # this venue's table (served by a host here)
@@ -29,7 +31,9 @@ being written. ``wuzi venue central-config`` checks that the two files agree.
 The checks (each a `SectionError` naming the key; `wuzi.config.venue` adds the file): the
 table is served by a host here; a table is linked at most once, and so is a table of the
 other venue; the other venue is not this one; ids are unique and topic-safe; ``[central]``
-is given exactly when there are links. A venue without ``[[links]]`` is unchanged.
+is given exactly when there are links or the hall plays in a network event (``event``:
+the director, on the event's venue, links its tables per game; `wuzi.venue.network`).
+A venue without ``[[links]]`` or ``[central]`` is unchanged.
 
 Pure: the parsers take the TOML tables; nothing here reads a file.
 """
@@ -50,13 +54,14 @@ __all__ = [
     "LINK_KEYS",
     "CentralSettings",
     "LinkConfig",
+    "default_central_user",
     "default_link_id",
     "parse_central",
     "parse_links",
 ]
 
 LINK_KEYS = ("id", "table", "other_venue", "other_table", "owner")
-CENTRAL_KEYS = ("url", "username", "password_file", "ca_file", "name")
+CENTRAL_KEYS = ("url", "username", "password_file", "ca_file", "name", "event")
 DEFAULT_CENTRAL_PASSWORD_FILE = "secrets/central/bridge.pass"
 """The bridge's password at the central broker, relative to the venue file: a folder of its
 own, so that it can never be a host's ``secrets/<id>.pass``."""
@@ -112,6 +117,13 @@ class CentralSettings:
     password_file: str
     name: str
     ca_file: str | None = None
+    event: str | None = None  # a network event's venue id: its games link tables per game
+
+
+def default_central_user(venue_id: str) -> str:
+    """A hall's bridge login at the central broker by default, ``wuzi.<venue>.bridge.line``
+    (also the name the event's central broker gives a network hall's bridge account)."""
+    return f"wuzi.{venue_id}.bridge.line"
 
 
 def default_link_id(owner_venue: str, owner_table: int, away_venue: str, away_table: int) -> str:
@@ -247,11 +259,22 @@ def parse_central(
         return None
     if not isinstance(table, dict):
         raise SectionError("central", "expected a table ([central])")
-    if not has_links:
-        raise SectionError("central", "is only for [[links]]: the file links no table")
     for key in table:
         if key not in CENTRAL_KEYS:
             raise SectionError(f"central.{key}", f"unknown key; known: {', '.join(CENTRAL_KEYS)}")
+    event = _network_event(table.get("event"), venue_id)
+    if has_links and event is not None:
+        raise SectionError(
+            "central.event",
+            "a network event's hall links its tables per game (the director's "
+            "assignments): remove [[links]], or central.event for fixed links",
+        )
+    if not has_links and event is None:
+        raise SectionError(
+            "central",
+            "is only for [[links]] or a network event's hall (central.event): the file "
+            "links no table",
+        )
     url = table.get("url")
     if not isinstance(url, str) or not url.strip():
         raise SectionError("central.url", "missing: the central broker's mqtt:// or mqtts:// url")
@@ -264,7 +287,7 @@ def parse_central(
             "central.url",
             "has a login in it: give central.username and central.password_file instead",
         )
-    username = table.get("username", f"wuzi.{venue_id}.bridge.line")
+    username = table.get("username", default_central_user(venue_id))
     if not isinstance(username, str) or not _USER.fullmatch(username):
         raise SectionError(
             "central.username",
@@ -295,4 +318,22 @@ def parse_central(
         password_file=password_file,
         name=name,
         ca_file=ca_file,
+        event=event,
     )
+
+
+def _network_event(value: object, venue_id: str) -> str | None:
+    """``[central] event``: the network event's venue id (its organisers' venue file's
+    ``[venue] id``, the venue of the director and its central broker), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _ID.fullmatch(value):
+        raise SectionError(
+            "central.event",
+            f"{value!r}: the network event's venue id (its organisers' [venue] id)",
+        )
+    if value == venue_id:
+        raise SectionError(
+            "central.event", f"{value!r} is this hall's own venue id: name the event's venue"
+        )
+    return value

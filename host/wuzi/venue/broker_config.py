@@ -15,7 +15,9 @@ host ``X``          write its tables' ``table/<n>/state|events``,
                     and ``host/X/status`` (its last will); read its tables'
                     ``assignments/<n>`` and ``arbiter/commands``; for a linked table
                     (``[[links]]``) read and write ``line/<link>/#`` of its own venue,
-                    read the other venue's (`wuzi.venue.links`)
+                    read the other venue's (`wuzi.venue.links`); in a network event's
+                    hall (``[central] event``) read and write its venue's ``line/#``,
+                    read every venue's (`wuzi.venue.network`)
 check ``X``         write ``host/X/status`` (``wuzi venue check``'s test publish)
 director            read and write ``assignments/+``, ``competition/state`` and its own
                     status; read ``table/+/events``, ``arbiter/commands``
@@ -31,6 +33,11 @@ referee(-send)      write ``arbiter/commands``; read everything of the venue
 screen (live)       read ``table/#``, ``public/#``, ``competition/#``, ``host/#`` and
                     ``assignments/#``; never ``arbiter/``; write nothing
 screen (public)     read ``public/#``, ``competition/#``, ``host/#``, ``assignments/#``
+hall bridge ``H``   (a network event's venue, one per ``[[halls]]``) write H's ``table/#``,
+                    ``host/#``, ``line/#``; read H's ``assignments/#``, every venue's
+                    ``line/#``, the event's ``competition/#``; the director and live
+                    screens also read (the director writes the assignments of) each
+                    hall's tree (`wuzi.venue.network`)
 ==================  ==============================================================
 
 Every topic comes from the builders of `wuzi.bus.topics`, so the ACL follows the one
@@ -52,6 +59,12 @@ from wuzi.config.credentials import DEFAULT_DIRECTOR_ID, BrokerUser, broker_user
 from wuzi.config.venue import VenueConfig
 from wuzi.venue.broadcast_account import broadcast_rules
 from wuzi.venue.links import link_host_rules
+from wuzi.venue.network import (
+    hall_bridge_rules,
+    hall_director_rules,
+    hall_screen_rules,
+    network_host_rules,
+)
 
 __all__ = [
     "MAX_INFLIGHT_MESSAGES",
@@ -212,25 +225,32 @@ def acl_rules(venue: VenueConfig) -> dict[str, tuple[AclRule, ...]]:
     for user in broker_users(venue):
         if user.role == "host":  # and its linked tables' hall line (wuzi.venue.links)
             found = _host_rules(venue.id, user)
-            found += [
-                AclRule(access, topic) for access, topic in link_host_rules(venue, user.tables)
-            ]
+            extra = link_host_rules(venue, user.tables) + network_host_rules(venue)
+            found += [AclRule(access, topic) for access, topic in extra]
         elif user.role == "check":
             found = _check_rules(venue.id, user)
         elif user.role == "director" and user.event is not None:
             found = _event_director_rules(venue.id, user)
         elif user.role == "director-live" and user.event is not None:
             found = _event_director_live_rules(venue, user)
-        elif user.role == "director":
+        elif user.role == "director":  # and a network event's halls (wuzi.venue.network)
             found = _director_rules(venue.id, venue.director_id or DEFAULT_DIRECTOR_ID)
+            found += [AclRule(a, t) for a, t in hall_director_rules(venue, live=False)]
         elif user.role == "director-live":
             found = _director_live_rules(venue.id)
+            found += [AclRule(a, t) for a, t in hall_director_rules(venue, live=True)]
+        elif user.role == "hall-bridge":
+            hall = next(h for h in venue.halls if h.venue == user.ident)
+            found = [AclRule(a, t) for a, t in hall_bridge_rules(venue.id, hall)]
         elif user.role in ("referee", "referee-send"):
             found = _referee_rules(venue.id)
         elif user.role == "broadcast":  # read table/, write public/ (docs/broadcast.md)
             found = [AclRule(access, topic) for access, topic in broadcast_rules(venue.id)]
+        elif user.role == "screen":
+            found = _screens_rules(venue.id, live=True)
+            found += [AclRule(a, t) for a, t in hall_screen_rules(venue)]
         else:
-            found = _screens_rules(venue.id, live=user.role == "screen")
+            found = _screens_rules(venue.id, live=False)
         rules[user.name] = tuple(found)
     return rules
 

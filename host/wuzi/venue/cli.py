@@ -257,6 +257,7 @@ _ROLE_NAMES = {
     "screen": "live screen {}",
     "screen-public": "public screen {}",
     "broadcast": "broadcast {}",
+    "hall-bridge": "the bridge of hall {}",
 }
 
 
@@ -272,6 +273,8 @@ def _whom(user: Any) -> str:
         return f"referee {user.ident} and every host (it signs the referee's commands)"
     if user.role == "broadcast":
         return "the machine that runs wuzi broadcast, beside its venue file"
+    if user.role == "hall-bridge":
+        return f"hall {user.ident}'s broker, as its [central] password_file"
     return f"the machine of screen {user.ident}, beside its venue file"
 
 
@@ -293,27 +296,36 @@ def _exposed(path: str) -> str:
     return f" (warning: others may read it: chmod 600 {path})" if mode & 0o077 else ""
 
 
-def _links(venue: Any) -> tuple[str | None, list[str]]:
-    """The hall line's bridge block (None without ``[[links]]``) and report lines; the
-    central broker's password file is made (mode 0600) when missing."""
+def _links(venue: Any) -> tuple[str | None, str, list[str]]:
+    """The bridge block to the central broker (None without ``[central]``), its file in
+    ``conf.d/`` (the fixed links' or a network event hall's) and report lines; the central
+    broker's password file is made (mode 0600) when missing."""
     from wuzi.venue.bridge import BridgeError
-    from wuzi.venue.links import links_conf
+    from wuzi.venue.links import LINKS_FILE, links_conf
+    from wuzi.venue.network import NETWORK_FILE, network_conf
     from wuzi.venue.passwords import PasswdError, ensure_secret
 
-    if not venue.links or venue.central is None:
-        return None, []
-    where = venue.central.password_file
+    central = venue.central
+    if central is None:
+        return None, LINKS_FILE, []
+    network = central.event is not None
+    where = central.password_file
     try:
         password, created = ensure_secret(where)
     except (PasswdError, OSError) as exc:
         raise BridgeError(f"{venue.source}: central.password_file: {exc}") from None
     report = []
     if created:
-        report.append(
-            f"the hall line's bridge: created {where} (mode 0600): give it to the central "
-            "broker's operator (wuzi venue central-config reads it)"
+        operator = (
+            f"the operator of event {central.event}'s broker (its wuzi venue broker-config "
+            "makes the account; or copy its secrets/halls file here instead)"
+            if network
+            else "the central broker's operator (wuzi venue central-config reads it)"
         )
-    return links_conf(venue, password), report
+        report.append(f"the hall line's bridge: created {where} (mode 0600): give it to {operator}")
+    if network:
+        return network_conf(venue, password), NETWORK_FILE, report
+    return links_conf(venue, password), LINKS_FILE, report
 
 
 def _write_followers(followers: Any, bridge_dir: Path, private: list[Path]) -> bool:
@@ -344,6 +356,7 @@ def _write_broker_config(args: argparse.Namespace) -> int:
     from wuzi.venue.bridge import BridgeError, bridge_conf, read_bridge_password
     from wuzi.venue.broker_config import acl_text, mosquitto_conf
     from wuzi.venue.links import LINKS_FILE
+    from wuzi.venue.network import NETWORK_FILE
     from wuzi.venue.owner import find_owner
     from wuzi.venue.passwords import PasswdError, format_passwd, hash_for, write_private
 
@@ -356,7 +369,7 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         if venue.bridge is not None:
             password = read_bridge_password(venue.bridge)
             bridge = bridge_conf(venue.id, venue.bridge, password)
-        links, links_report = _links(venue)
+        links, links_file, links_report = _links(venue)
         followers = followers_files(venue, out)
         bridge_dir = out / "conf.d"
         included = str(bridge_dir) if bridge or links or followers else None
@@ -394,14 +407,15 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         elif (bridge_dir / "bridge.conf").exists():  # an earlier run's: no longer included
             (bridge_dir / "bridge.conf").unlink()
             stale = True
-        stale_links = False
+        stale_links: list[str] = []
         if links is not None:
             bridge_dir.mkdir(exist_ok=True)
-            write_private(bridge_dir / LINKS_FILE, links, 0o640)
-            private.append(bridge_dir / LINKS_FILE)
-        elif (bridge_dir / LINKS_FILE).exists():  # an earlier run's: no links now
-            (bridge_dir / LINKS_FILE).unlink()
-            stale_links = True
+            write_private(bridge_dir / links_file, links, 0o640)
+            private.append(bridge_dir / links_file)
+        for name in (LINKS_FILE, NETWORK_FILE):  # an earlier run's other (or no) bridge
+            if (links is None or name != links_file) and (bridge_dir / name).exists():
+                (bridge_dir / name).unlink()
+                stale_links.append(name)
         stale_followers = _write_followers(followers, bridge_dir, private)
         handed = _hand_over(private, data_dir, args.broker_user)
     except OSError as exc:
@@ -421,13 +435,19 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         print(f"removed {bridge_dir / 'bridge.conf'}: the venue file has no [bridge]")
     if links is not None and venue.central is not None:
         where = f"{venue.central.host}:{venue.central.port}"
-        shown = ", ".join(f"{link.id} (table {link.table})" for link in venue.links)
-        print(
-            f"wrote {bridge_dir / LINKS_FILE} (the hall line to the central broker {where}: "
-            f"line/<link>/# of {shown} only)"
-        )
-    if stale_links:
-        print(f"removed {bridge_dir / LINKS_FILE}: the venue file has no [[links]]")
+        if venue.central.event is not None:
+            carried = (
+                f"its table/, host/ and line/ trees out; its assignments, every hall's "
+                f"line/ and event {venue.central.event}'s competition/ in"
+            )
+        else:
+            shown = ", ".join(f"{link.id} (table {link.table})" for link in venue.links)
+            carried = f"line/<link>/# of {shown} only"
+        line = f"the hall line to the central broker {where}: {carried}"
+        print(f"wrote {bridge_dir / links_file} ({line})")
+    for name in stale_links:
+        why = "no [[links]]" if name == LINKS_FILE else "no [central] event"
+        print(f"removed {bridge_dir / name}: the venue file has {why}")
     if followers is not None:
         for line in followers.report:
             print(line)

@@ -35,6 +35,7 @@ from wuzi.venue.bridge import BridgeError, conf_value
 
 __all__ = [
     "LINKS_FILE",
+    "central_login_lines",
     "link_host_rules",
     "link_topics",
     "links_conf",
@@ -88,7 +89,17 @@ def links_conf(venue: VenueConfig, password: str | None) -> str:
             f"{link.other_venue}; {link.owner_venue} owns the game"
         )
         lines += [f"topic {pattern} {way} {QOS}" for pattern, way in link_topics(link)]
-    lines += [
+    return "\n".join(lines + central_login_lines(central, password, try_private=False)) + "\n"
+
+
+def central_login_lines(
+    central: CentralSettings, password: str | None, *, try_private: bool
+) -> list[str]:
+    """A hall's bridge to the central broker after its topics: the login, a session kept
+    while the line is cut, a quick restart, TLS. ``try_private``: announce a bridge (a
+    Mosquitto at the centre then sends nothing back down the subscription it came up by);
+    off, the bridge is a plain client to any broker (EMQX)."""
+    lines = [
         "bridge_protocol_version mqttv311",
         f"remote_clientid {conf_value('central.username', central.username)}",
         f"remote_username {central.username}",
@@ -98,7 +109,7 @@ def links_conf(venue: VenueConfig, password: str | None) -> str:
     lines += [
         "cleansession false",  # both directions queued while the line is cut
         "notifications false",  # no $SYS connection notices at the central broker
-        "try_private false",  # a plain client to any broker (Mosquitto, EMQX)
+        f"try_private {'true' if try_private else 'false'}",
         "start_type automatic",
         "restart_timeout 1 5",  # back within seconds when the line returns
         "keepalive_interval 10",
@@ -109,4 +120,4 @@ def links_conf(venue: VenueConfig, password: str | None) -> str:
         else:
             lines.append("bridge_capath /etc/ssl/certs")
         lines += ["bridge_tls_version tlsv1.2", "bridge_insecure false"]
-    return "\n".join(lines) + "\n"
+    return lines
