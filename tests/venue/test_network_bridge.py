@@ -188,3 +188,15 @@ def test_broker_config_switches_a_hall_between_fixed_links_and_a_network_event(
         f"removed {out / 'conf.d' / 'network.conf'}: the venue file has no [central] event" in said
     )
     assert "topic read wuzi/v1/+/line/#" not in (out / "acl").read_text()  # fixed links only
+
+
+def test_central_config_sends_a_network_hall_to_the_event_s_broker_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_hall(tmp_path, NA, 1884, 1883, tmp_path / "central.pass")
+    args = ["venue", "central-config", "--config", str(path), "--out", str(tmp_path / "c")]
+    assert main(args) == 1
+    said = capsys.readouterr().err
+    assert "central.event" in said and "broker-config on the organisers'" in said, said
+    assert "Traceback" not in said
+    assert not (tmp_path / "c").exists()

@@ -66,6 +66,14 @@ def check_halls(halls: tuple[VenueConfig, ...]) -> None:
     for hall in halls:
         if hall.central is None:
             raise ConfigError(hall.source, "links", "the venue file links no table")
+        if hall.central.event is not None:
+            raise ConfigError(
+                hall.source,
+                "central.event",
+                f"a hall of network event {hall.central.event}: its central broker is that "
+                "event's venue broker, configured by wuzi venue broker-config on the "
+                "organisers' venue file (docs/linked.md)",
+            )
         if hall.id in by_id:
             raise ConfigError(
                 hall.source, "venue.id", f"{hall.id!r} is also {by_id[hall.id].source}'s"
