@@ -46,6 +46,7 @@ __all__ = [
     "BroadcastSettings",
     "SectionError",
     "check_delay_minutes",
+    "check_known_keys",
     "parse_bridge",
     "parse_broadcast",
 ]
@@ -110,10 +111,16 @@ def _table(data: dict[str, Any], name: str, known: tuple[str, ...]) -> dict[str,
         return None
     if not isinstance(table, dict):
         raise SectionError(name, f"expected a table ([{name}]), not {type(table).__name__}")
+    check_known_keys(table, name, known)
+    return table
+
+
+def check_known_keys(table: dict[str, Any], where: str, known: tuple[str, ...]) -> None:
+    """`SectionError` naming ``<where>.<key>`` for the first key of ``table`` not in
+    ``known`` (a misspelt key is a setting silently not made), listing the known ones."""
     for key in table:
         if key not in known:
-            raise SectionError(f"{name}.{key}", f"unknown key; known: {', '.join(known)}")
-    return table
+            raise SectionError(f"{where}.{key}", f"unknown key; known: {', '.join(known)}")
 
 
 def _path(table: dict[str, Any], where: str, key: str, base_dir: Path | None) -> str | None:

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from wuzi.config.broadcast import SectionError
+from wuzi.config.broadcast import SectionError, check_known_keys
 
 __all__ = [
     "DEFAULT_LOCAL_PORT",
@@ -79,9 +79,7 @@ def parse_followers(data: dict[str, Any], broker_host: str) -> FollowersSettings
         return None
     if not isinstance(table, dict):
         raise SectionError("followers", f"expected a table ([followers]), not {table!r}")
-    for key in table:
-        if key not in _KNOWN:
-            raise SectionError(f"followers.{key}", f"unknown key; known: {', '.join(_KNOWN)}")
+    check_known_keys(table, "followers", _KNOWN)
     port = _port(table, "websockets_port", DEFAULT_WEBSOCKETS_PORT, zero=True)
     local = _port(table, "local_port", DEFAULT_LOCAL_PORT, zero=False)
     if port == 0:

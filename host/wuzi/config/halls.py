@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wuzi.bus.topics import TopicError, check_name
-from wuzi.config.broadcast import SectionError
+from wuzi.config.broadcast import SectionError, check_known_keys
 from wuzi.config.events import parse_tables
 
 __all__ = ["HALL_KEYS", "HallConfig", "parse_halls"]
@@ -64,9 +64,7 @@ def parse_halls(
     tables: dict[int, str] = {}
     for i, item in enumerate(items):
         where = f"halls[{i}]"
-        for key in item:
-            if key not in HALL_KEYS:
-                raise SectionError(f"{where}.{key}", f"unknown key; known: {', '.join(HALL_KEYS)}")
+        check_known_keys(item, where, HALL_KEYS)
         venue = _text(item, where, "venue")
         try:
             check_name("venue", venue)

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from wuzi.bus.url import BusConfigError, parse_broker_url
-from wuzi.config.broadcast import SectionError
+from wuzi.config.broadcast import SectionError, check_known_keys
 
 __all__ = [
     "CENTRAL_KEYS",
@@ -180,9 +180,7 @@ def parse_links(
     theirs: dict[tuple[str, int], str] = {}
     for i, item in enumerate(items):
         where = f"links[{i}]"
-        for key in item:
-            if key not in LINK_KEYS:
-                raise SectionError(f"{where}.{key}", f"unknown key; known: {', '.join(LINK_KEYS)}")
+        check_known_keys(item, where, LINK_KEYS)
         table = _table(item, where, "table")
         if table not in tables:
             raise SectionError(
@@ -259,9 +257,7 @@ def parse_central(
         return None
     if not isinstance(table, dict):
         raise SectionError("central", "expected a table ([central])")
-    for key in table:
-        if key not in CENTRAL_KEYS:
-            raise SectionError(f"central.{key}", f"unknown key; known: {', '.join(CENTRAL_KEYS)}")
+    check_known_keys(table, "central", CENTRAL_KEYS)
     event = _network_event(table.get("event"), venue_id)
     if has_links and event is not None:
         raise SectionError(
