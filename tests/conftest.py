@@ -28,6 +28,7 @@ import pytest
 from hypothesis import settings
 
 from support.broker import MosquittoBroker
+from wuzi.bus.client import BusClient
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("dev", print_blob=True)
@@ -52,6 +53,16 @@ def durable_mosquitto(tmp_path: Path) -> Iterator[MosquittoBroker]:
     broker.start()
     yield broker
     broker.stop()
+
+
+@pytest.fixture
+def clients() -> Iterator[list[BusClient]]:
+    """The bus clients a test made (append each one): closed after the test, so no
+    network thread or broker session outlives it."""
+    made: list[BusClient] = []
+    yield made
+    for client in made:
+        client.close()
 
 
 # What a test module uses, by the module its names come from -> the marker it needs.

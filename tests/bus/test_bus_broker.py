@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterator
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -44,14 +43,6 @@ class Inbox:
     def snapshot(self) -> list[Message]:
         with self.lock:
             return [message for _, message in self.messages]
-
-
-@pytest.fixture
-def clients() -> Iterator[list[BusClient]]:
-    made: list[BusClient] = []
-    yield made
-    for client in made:
-        client.close()
 
 
 def start(made: list[BusClient], url: str, client_id: str, **kwargs: object) -> BusClient:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,14 +31,6 @@ _venues = itertools.count(1)
 @pytest.fixture
 def venue() -> str:
     return f"order-{next(_venues)}"
-
-
-@pytest.fixture
-def clients() -> Iterator[list[BusClient]]:
-    made: list[BusClient] = []
-    yield made
-    for client in made:
-        client.close()
 
 
 def start(made: list[BusClient], url: str, client_id: str) -> BusClient:

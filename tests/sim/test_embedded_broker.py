@@ -43,14 +43,6 @@ def broker() -> Iterator[EmbeddedBroker]:
         yield running
 
 
-@pytest.fixture
-def clients() -> Iterator[list[BusClient]]:
-    made: list[BusClient] = []
-    yield made
-    for client in made:
-        client.close()
-
-
 class Inbox:
     """What a subscription delivered (on paho's thread), in order."""
 
