@@ -31,6 +31,7 @@ __all__ = [
     "DemoTeam",
     "create_event",
     "demo_teams",
+    "table_toml",
     "write_venue_file",
 ]
 
@@ -77,6 +78,16 @@ def demo_teams(seed: int) -> list[DemoTeam]:
     return teams
 
 
+def table_toml(number: int, board: str, clock: str) -> list[str]:
+    """One ``[[hosts.tables]]`` entry of a venue file: the table and its devices' ports."""
+    return [
+        "  [[hosts.tables]]",
+        f"  number = {number}",
+        f'  board_port = "{board}"',
+        f'  clock_port = "{clock}"',
+    ]
+
+
 def write_venue_file(
     folder: Path,
     *,
@@ -115,12 +126,7 @@ def write_venue_file(
         for _ in range(TABLES_PER_HOST):
             board, clock = board_ports[number], clock_ports[number]
             number += 1
-            lines += [
-                "  [[hosts.tables]]",
-                f"  number = {number}",
-                f'  board_port = "{board}"',
-                f'  clock_port = "{clock}"',
-            ]
+            lines += table_toml(number, board, clock)
     lines += [
         "[[referees]]",
         f'name = "{REFEREE}"',

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from wuzi.sim.final.setup import REFEREE
+from wuzi.sim.final.setup import REFEREE, table_toml
 from wuzi.tournament import cli as tournament_cli
 
 __all__ = [
@@ -172,12 +172,7 @@ def write_hall_venue(
     for host, numbers in plan.hosts:
         lines += ["[[hosts]]", f'id = "{host}"']
         for number in numbers:
-            lines += [
-                "  [[hosts.tables]]",
-                f"  number = {number}",
-                f'  board_port = "{board_ports[number - 1]}"',
-                f'  clock_port = "{clock_ports[number - 1]}"',
-            ]
+            lines += table_toml(number, board_ports[number - 1], clock_ports[number - 1])
     for event in plan.events:
         renju = event.group != "open"
         lines += [

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wuzi.sim.final.setup import DemoTeam
+from wuzi.sim.final.setup import DemoTeam, table_toml
 
 __all__ = [
     "BOARDS",
@@ -63,12 +63,7 @@ def write_hall(
         f'id = "{hall_host(n)}"',
     ]
     for number, (board, clock) in zip(hall_tables(n), ports, strict=True):
-        lines += [
-            "  [[hosts.tables]]",
-            f"  number = {number}",
-            f'  board_port = "{board}"',
-            f'  clock_port = "{clock}"',
-        ]
+        lines += table_toml(number, board, clock)
     lines += [
         "[[referees]]",
         f'name = "{REFEREE}"',
