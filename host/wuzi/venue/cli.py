@@ -9,7 +9,9 @@ venue file it also writes ``DIR/conf.d/bridge.conf`` (mode 0640, it holds the ou
 broker's password; `wuzi.venue.bridge`), which ``mosquitto.conf`` includes; without one,
 a ``bridge.conf`` left by an earlier run is removed. With ``[[links]]`` it writes
 ``DIR/conf.d/links.conf`` the same way: the hall line's bridge to the central broker
-(`wuzi.venue.links`; ``wuzi venue central-config`` configures that broker). Existing
+(`wuzi.venue.links`; ``wuzi venue central-config`` configures that broker); a network
+event's hall (``[central] event``) gets ``DIR/conf.d/network.conf`` instead, its bridge to
+the event's broker (`wuzi.venue.network`). Existing
 secrets are kept, and so is an old hash that still matches, so running it again logs
 nobody out. Exit status 0, 1
 with ``wuzi venue broker-config: <what is wrong>`` on a bad venue file or option.
@@ -64,7 +66,9 @@ def _add_broker_config(subparsers: Any) -> None:
             "(mode 0600); existing ones are kept. With a [bridge] in the venue file, also "
             "DIR/conf.d/bridge.conf (mode 0640): the public trees out to an outside broker; "
             "with [[links]], DIR/conf.d/links.conf (mode 0640): the linked tables' hall line "
-            "to the [central] broker; with [followers], DIR/followers/ (a second Mosquitto for "
+            "to the [central] broker (with [central] event, a network event's hall: "
+            "DIR/conf.d/network.conf, its bridge to the event's broker); with [followers], "
+            "DIR/followers/ (a second Mosquitto for "
             "the spectators: WebSockets, anonymous, read only, the public trees only) and "
             "DIR/conf.d/followers.conf, the bridge to it (docs/followers.md)."
         ),
@@ -296,7 +300,7 @@ def _exposed(path: str) -> str:
     return f" (warning: others may read it: chmod 600 {path})" if mode & 0o077 else ""
 
 
-def _links(venue: Any) -> tuple[str | None, str, list[str]]:
+def _central_bridge(venue: Any) -> tuple[str | None, str, list[str]]:
     """The bridge block to the central broker (None without ``[central]``), its file in
     ``conf.d/`` (the fixed links' or a network event hall's) and report lines; the central
     broker's password file is made (mode 0600) when missing."""
@@ -369,14 +373,14 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         if venue.bridge is not None:
             password = read_bridge_password(venue.bridge)
             bridge = bridge_conf(venue.id, venue.bridge, password)
-        links, links_file, links_report = _links(venue)
+        line_bridge, line_file, line_report = _central_bridge(venue)
         followers = followers_files(venue, out)
         bridge_dir = out / "conf.d"
-        included = str(bridge_dir) if bridge or links or followers else None
+        included = str(bridge_dir) if bridge or line_bridge or followers else None
         conf = mosquitto_conf(venue, settings, bridge_dir=included)
         owner, why = find_owner(args.service_user, os.geteuid())
         secrets, report = _secrets(venue, out, owner)
-        report += links_report
+        report += line_report
         if why is not None:
             report.append(why)
     except (ConfigError, BridgeError) as exc:
@@ -407,15 +411,15 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         elif (bridge_dir / "bridge.conf").exists():  # an earlier run's: no longer included
             (bridge_dir / "bridge.conf").unlink()
             stale = True
-        stale_links: list[str] = []
-        if links is not None:
+        stale_lines: list[str] = []
+        if line_bridge is not None:
             bridge_dir.mkdir(exist_ok=True)
-            write_private(bridge_dir / links_file, links, 0o640)
-            private.append(bridge_dir / links_file)
+            write_private(bridge_dir / line_file, line_bridge, 0o640)
+            private.append(bridge_dir / line_file)
         for name in (LINKS_FILE, NETWORK_FILE):  # an earlier run's other (or no) bridge
-            if (links is None or name != links_file) and (bridge_dir / name).exists():
+            if (line_bridge is None or name != line_file) and (bridge_dir / name).exists():
                 (bridge_dir / name).unlink()
-                stale_links.append(name)
+                stale_lines.append(name)
         stale_followers = _write_followers(followers, bridge_dir, private)
         handed = _hand_over(private, data_dir, args.broker_user)
     except OSError as exc:
@@ -433,7 +437,7 @@ def _write_broker_config(args: argparse.Namespace) -> int:
         )
     if stale:
         print(f"removed {bridge_dir / 'bridge.conf'}: the venue file has no [bridge]")
-    if links is not None and venue.central is not None:
+    if line_bridge is not None and venue.central is not None:
         where = f"{venue.central.host}:{venue.central.port}"
         if venue.central.event is not None:
             carried = (
@@ -444,8 +448,8 @@ def _write_broker_config(args: argparse.Namespace) -> int:
             shown = ", ".join(f"{link.id} (table {link.table})" for link in venue.links)
             carried = f"line/<link>/# of {shown} only"
         line = f"the hall line to the central broker {where}: {carried}"
-        print(f"wrote {bridge_dir / links_file} ({line})")
-    for name in stale_links:
+        print(f"wrote {bridge_dir / line_file} ({line})")
+    for name in stale_lines:
         why = "no [[links]]" if name == LINKS_FILE else "no [central] event"
         print(f"removed {bridge_dir / name}: the venue file has {why}")
     if followers is not None:
