@@ -52,6 +52,7 @@ from wuzi.sim.network.setup import (
     write_hall,
     write_organisers,
 )
+from wuzi.venue.network import network_topics
 
 __all__ = ["NetworkOptions", "network_block", "run_network"]
 
@@ -70,18 +71,11 @@ class NetworkOptions:
 
 
 def network_block(line: HallLine) -> str:
-    """Hall ``line.hall``'s bridge to the central broker in a network event: its tables'
-    states and events, its host's status and its hall lines out; its assignments, every
-    hall's lines and the event's standings in (docs/linked.md "The network final")."""
-    venue = hall_venue(int(line.hall))
-    topics = (
-        f"topic wuzi/v1/{venue}/table/# out 1",
-        f"topic wuzi/v1/{venue}/host/# out 1",
-        f"topic wuzi/v1/{venue}/line/# out 1",
-        f"topic wuzi/v1/{venue}/assignments/# in 1",
-        "topic wuzi/v1/+/line/# in 1",
-        f"topic wuzi/v1/{EVENT_VENUE}/competition/# in 1",
-    )
+    """Hall ``line.hall``'s bridge to the central broker in a network event: the topics
+    `wuzi venue broker-config` bridges for a network hall (`wuzi.venue.network`), on the
+    demo's plain bridge (no accounts; docs/linked.md "The network final")."""
+    pairs = network_topics(hall_venue(int(line.hall)), EVENT_VENUE)
+    topics = [f"topic {pattern} {way} 1" for pattern, way in pairs]
     return minimal_bridge_block(HallLine(line.hall, line.address, ())) + "\n".join(topics) + "\n"
 
 
