@@ -293,12 +293,15 @@ class HostUnderTest:
 
     def move(self, table: int, name: str, colour: int, button: int) -> None:
         """Place the stone, wait for the board to settle, press the clock, and wait until
-        the host has published the judged move."""
-        before = len(self.observer.moves(table))
+        the host has published the judged move: its event, and the table's state after it
+        (published next, on a topic of its own: a caller reading the state at once would
+        otherwise see the one before the move)."""
+        before, stones = len(self.observer.moves(table)), self._stones(table)
         self.sim.place(table, name, colour)
         wait_for(lambda: self._pending_stone(table) == parse_point(name), 10, f"{name} settled")
         self.sim.press(table, button)
         wait_for(lambda: len(self.observer.moves(table)) > before, 10, f"move {name} judged")
+        wait_for(lambda: self._stones(table) > stones, 10, f"the state after {name}")
 
     def end_and_check_records(self, moves: dict[int, list[str]]) -> None:
         """The referee ends each table's game (a draw by agreement); then, for each table,
@@ -327,6 +330,10 @@ class HostUnderTest:
                 assert self.observer.moves(n) == expected, n  # the events, each once
                 record = json.loads((records / f"{game_ids[n]}.json").read_text("utf-8"))
                 assert record["moves"] == list(names), (n, record["moves"])
+
+    def _stones(self, table: int) -> int:
+        state = self.observer.states.get(table)
+        return -1 if state is None else len(state.moves)
 
     def _pending_stone(self, table: int) -> int | None:
         state = self.observer.referee.get(table)
