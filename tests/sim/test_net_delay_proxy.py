@@ -223,3 +223,15 @@ def test_as_a_process_a_bad_delay_is_named() -> None:
     assert result.returncode == 2
     assert "jitter must be between 0 and the delay (75.0 ms), got 99.0 ms" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_stop_a_moment_after_connections_still_closes_each(echo: tuple[str, int]) -> None:
+    """Connections the kernel accepted just before stop(), whose handler has not run yet,
+    are ended too: no end is left open (its peer waiting for a line that is gone)."""
+    for _ in range(10):
+        proxy = DelayProxy(echo, up=OneWayDelay(5)).start()
+        sockets = [_connect(proxy.port) for _ in range(20)]
+        proxy.stop()
+        assert all(_closed(sock) for sock in sockets)
+        for sock in sockets:
+            sock.close()

@@ -166,6 +166,7 @@ class DelayProxy:
         self._cuts = 0
         self._accepted = 0
         self._transports: set[asyncio.WriteTransport] = set()
+        self._clients: set[asyncio.WriteTransport] = set()  # every accepted end, until closed
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -195,6 +196,7 @@ class DelayProxy:
                 return
             ready.put(None)
             loop.run_forever()
+            _end_tasks(loop)
             loop.close()
 
         self._loop = loop
@@ -266,7 +268,7 @@ class DelayProxy:
     async def _listen(self) -> None:
         self._restored = asyncio.Event()
         self._restored.set()
-        server = await asyncio.start_server(self._on_client, "127.0.0.1", self._asked_port)
+        server = await asyncio.start_server(self._accepted_client, "127.0.0.1", self._asked_port)
         self._servers.append(server)
         self.port = server.sockets[0].getsockname()[1]
         if self._asked_control_port is not None:
@@ -317,16 +319,21 @@ class DelayProxy:
         return self._status()
 
     async def _shutdown(self) -> None:
+        """Close the listeners, abort every connection (accepted or half-opened), and end
+        every task of the loop: a connection accepted a moment before must see its end too,
+        and the loop must close with nothing pending."""
         for server in self._servers:
             server.close()
-        for transport in list(self._transports):
+        for transport in [*self._clients, *self._transports]:
             transport.abort()
         current = asyncio.current_task()
-        pending = [task for task in self._tasks if task is not current]
-        for task in pending:
-            task.cancel()
-        if pending:  # let them end, so that the loop closes with nothing pending
-            await asyncio.wait(pending, timeout=_STOP_TIMEOUT_S / 2)
+        deadline_s = time.monotonic() + _STOP_TIMEOUT_S / 2
+        while (pending := asyncio.all_tasks() - {current}) and time.monotonic() < deadline_s:
+            for task in pending:
+                task.cancel()
+            await asyncio.wait(pending, timeout=max(0.0, deadline_s - time.monotonic()))
+        for transport in [*self._clients, *self._transports]:  # opened while ending
+            transport.abort()
 
     def _track(self, coroutine: Coroutine[object, object, None]) -> asyncio.Task[None]:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(coroutine)
@@ -334,11 +341,13 @@ class DelayProxy:
         task.add_done_callback(self._tasks.discard)
         return task
 
+    def _accepted_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Called as the connection is made (not in a task): the end is known to stop() at
+        once, before its handler ever runs, so a stop a moment later still closes it."""
+        self._clients.add(writer.transport)
+        self._track(self._on_client(reader, writer))
+
     async def _on_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        current = asyncio.current_task()
-        if current is not None:  # so that stop() ends a connection half-opened too
-            self._tasks.add(current)
-            current.add_done_callback(self._tasks.discard)
         # a cancelled handler would be logged as an error by asyncio.streams (3.11): stop()
         # cancels it, which is no error
         try:
@@ -346,6 +355,7 @@ class DelayProxy:
                 await self._serve(reader, writer)
         finally:
             writer.transport.abort()
+            self._clients.discard(writer.transport)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._mode is CutMode.DROP:
@@ -409,6 +419,17 @@ class DelayProxy:
             case _:
                 return {"ok": False, "error": f"unknown command {' '.join(words)!r}; {usage}"}
         return {"ok": True, **self._status().to_json()}
+
+
+def _end_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """After the loop stopped: cancel what is left and let it end (as ``asyncio.run`` does),
+    so that no coroutine is closed later on a closed loop."""
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.wait(pending, timeout=_STOP_TIMEOUT_S / 2))
+    loop.run_until_complete(loop.shutdown_asyncgens())
 
 
 def control(port: int, command: str, timeout_s: float = 2.0) -> dict[str, object]:
