@@ -13,7 +13,7 @@ would copy it to the hall. Each broker gets the all-seeing ``watcher`` account o
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -43,7 +43,9 @@ def write_event(directory: Path, port: int) -> Path:
     return path
 
 
-def write_hall(directory: Path, hall: str, port: int, central_port: int, secret: Path) -> Path:
+def write_hall(
+    directory: Path, hall: str, port: int, central_port: int, secret: Path, extra: str = ""
+) -> Path:
     path = directory / "venue.toml"
     tables = "".join(
         f'  [[hosts.tables]]\n  number = {n}\n  board_port = "sim://board/{n}"\n'
@@ -54,7 +56,7 @@ def write_hall(directory: Path, hall: str, port: int, central_port: int, secret:
         f'[venue]\nid = "{hall}"\nname = "Hall {hall}"\n\n[broker]\n'
         f'url = "mqtt://127.0.0.1:{port}"\n\n[[hosts]]\nid = "{HOSTS[hall]}"\n{tables}\n'
         f'[central]\nurl = "mqtt://127.0.0.1:{central_port}"\nevent = "{EVENT}"\n'
-        f'password_file = "{secret}"\n',
+        f'password_file = "{secret}"\n{extra}',
         encoding="utf-8",
     )
     return path
@@ -69,10 +71,12 @@ def _generate(directory: Path, name: str, config: Path) -> None:
 
 
 @contextmanager
-def network_halls() -> Iterator[Halls]:
-    """Write the three venue files, generate their brokers' configurations with the CLI
-    (the event's first: it makes the halls' bridge passwords), start all three; the
-    bridges connect on their own. ``Halls.ports``/``venues`` by venue id."""
+def network_halls(hall_extra: Mapping[str, str] | None = None) -> Iterator[Halls]:
+    """Write the three venue files (``hall_extra``: text appended to a hall's, by venue id),
+    generate their brokers' configurations with the CLI (the event's first: it makes the
+    halls' bridge passwords), start all three; the bridges connect on their own.
+    ``Halls.ports``/``venues`` by venue id."""
+    extra = dict(hall_extra or {})
     directory = Path(tempfile.mkdtemp(prefix="wuzi-network-"))
     directory.chmod(0o755)  # the mosquitto user must reach the generated files
     ports = {name: box.free_port() for name in (EVENT, NA, NB)}
@@ -85,7 +89,9 @@ def network_halls() -> Iterator[Halls]:
         halls.venues[EVENT] = load_venue(event)
         for hall in (NA, NB):
             secret = directory / EVENT / "secrets" / "halls" / f"{hall}.pass"
-            path = write_hall(directory / hall, hall, ports[hall], ports[EVENT], secret)
+            path = write_hall(
+                directory / hall, hall, ports[hall], ports[EVENT], secret, extra.get(hall, "")
+            )
             _generate(directory, hall, path)
             halls.venues[hall] = load_venue(path)
         for name in (EVENT, NA, NB):

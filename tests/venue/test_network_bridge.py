@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from support.broker import MosquittoBroker, wait_until
 from support.linked_halls import bridged, login_peer
 from support.network_halls import EVENT, HOSTS, NA, NB, network_halls, write_event, write_hall
+from support.public_feed import Recorder
 from wuzi.bus import topics
 from wuzi.cli import main
 from wuzi.config import ConfigError, load_venue
@@ -86,6 +88,54 @@ def test_a_hall_s_bridge_account_cannot_publish_as_the_other_hall() -> None:
         finally:
             for peer in peers:
                 peer.close()
+
+
+def test_a_network_hall_s_public_feed_leaves_on_its_own_bridge(tmp_path: Path) -> None:
+    """A hall of a network event may run its own public feed (``[broadcast]`` and a
+    ``[bridge]`` to the followers' broker): broker-config writes ``bridge.conf`` beside
+    ``network.conf``; the delayed feed reaches the followers' broker by it and never the
+    event's broker, and the network bridge still carries the hall's tables."""
+    outside_dir = tmp_path / "outside"
+    outside_dir.mkdir()
+    outside = MosquittoBroker(outside_dir)
+    outside.start()
+    extra = f'\n[broadcast]\n\n[bridge]\naddress = "127.0.0.1:{outside.port}"\n'
+    try:
+        followers = Recorder("127.0.0.1", outside.port, "#").start()
+        with network_halls({NA: extra}) as halls:
+            conf_d = halls.directory / NA / "broker" / "conf.d"
+            assert sorted(p.name for p in conf_d.iterdir()) == ["bridge.conf", "network.conf"]
+            hall = halls.venues[NA]
+            feed = login_peer(halls.ports[NA], *broker_login(hall, "broadcast"))
+            a_host = login_peer(halls.ports[NA], *broker_login(hall, "host", HOSTS[NA]))
+            central = halls.watcher(EVENT)
+            peers = [feed, a_host, central]
+            try:
+                bridged(a_host, topics.table_events(NA, 2), central)  # the network bridge
+                state = topics.public_state(NA, 1)
+                wait_until(  # and the public one, each up on its own schedule
+                    lambda: (
+                        feed.publish(state, b"delayed", retain=True) or bool(followers.messages())
+                    ),
+                    20,
+                    "the hall's bridge to carry its public feed out",
+                )
+                feed.publish(topics.public_events(NA, 1), b"delayed event")
+                a_host.publish(topics.table_events(NA, 2), b"sentinel")
+                central.wait_for(topics.table_events(NA, 2), b"sentinel")  # in order
+                followers.wait_for(topics.public_events(NA, 1))
+                public = f"wuzi/v1/{NA}/public/"
+                assert not [t for t, _ in central.received if t.startswith(public)]
+                assert {t for t, _p, _ms in followers.messages()} == {
+                    state,
+                    topics.public_events(NA, 1),
+                }  # the public trees only: no live table, no line
+            finally:
+                for peer in peers:
+                    peer.close()
+        followers.stop()
+    finally:
+        outside.stop()
 
 
 def test_the_generated_texts(tmp_path: Path) -> None:
