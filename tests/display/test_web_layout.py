@@ -25,6 +25,7 @@ from support.web import WebSocketsBroker, publish_public, write_venue
 from wuzi.cli import main
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+OUTPUT = Path(__file__).resolve().parents[2] / "build" / "test-output"  # looked at, not kept
 MIN_CELL_PX_320 = 14.0
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium")
@@ -139,12 +140,22 @@ def test_the_exported_page_reads_well_at_every_width(site: tuple[str, WebSockets
                 if scheme == "light":
                     page.screenshot(path=str(DOCS / f"web-{width}.png"), full_page=True)
                 context.close()
-        # the one-game view on a phone reads as well
-        context = browser.new_context(viewport={"width": 320, "height": 900})
-        page = context.new_page()
-        page.goto(f"{url}?game=g-2")
-        expect(page.locator("#move-list li")).to_have_count(5, timeout=20_000)
-        no_overflow(page, 320)
-        low = [t for t in page.evaluate(CONTRAST_JS) if t["ratio"] < t["need"]]
-        assert not low, low
+        # the one-game view on a phone reads as well, its board's coordinates and move
+        # numbers included, in both schemes
+        for scheme in ("light", "dark"):
+            context = browser.new_context(
+                viewport={"width": 320, "height": 900}, color_scheme=scheme
+            )
+            page = context.new_page()
+            page.goto(f"{url}?game=g-2")
+            expect(page.locator("#move-list li")).to_have_count(5, timeout=20_000)
+            no_overflow(page, 320)
+            texts = page.evaluate(CONTRAST_JS)
+            on_board = {t["cls"] for t in texts if t["tag"] == "svg text"}
+            assert {"coord", "on-b", "on-w"} <= on_board, on_board
+            low = [t for t in texts if t["ratio"] < t["need"]]
+            assert not low, f"{scheme}: {low}"
+            OUTPUT.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(OUTPUT / f"web-game-320-{scheme}.png"), full_page=True)
+            context.close()
         browser.close()

@@ -63,7 +63,9 @@ function boardSvg(moves, offers, upTo, numbers, coords) {
   const parts = [
     `<svg class="board" viewBox="${-pad0} -0.6 ${SIZE - 1 + pad0 + 0.6} ${SIZE - 1 + pad0 + 0.6}"`
       + ` role="img" aria-label="board">`,
-    `<rect class="wood" x="-0.6" y="-0.6" width="${SIZE + 0.2}" height="${SIZE + 0.2}" rx=".2"/>`,
+    // the wood fills the view, so the coordinates are printed on it as on a real board
+    `<rect class="wood" x="${-pad0}" y="-0.6" width="${SIZE - 1 + pad0 + 0.6}"`
+      + ` height="${SIZE - 1 + pad0 + 0.6}" rx=".2"/>`,
   ];
   for (let i = 0; i < SIZE; i++) {
     parts.push(`<line x1="0" y1="${i}" x2="${SIZE - 1}" y2="${i}"/>`);
