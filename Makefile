@@ -38,7 +38,7 @@ test-e2e: setup
 
 ## test-bench: the tests that run a benchmark in its quick mode (figures in the right format)
 test-bench: setup
-	$(PY) -m pytest -q -m bench $(PYTEST_ARGS)
+	$(PY) -m pytest -q -m bench --ignore=tests/e2e $(PYTEST_ARGS)
 
 ## test-slow: only the long runs (differential tests over many positions)
 test-slow: setup

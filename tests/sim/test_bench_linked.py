@@ -21,6 +21,9 @@ def test_linked_bench_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> 
         "linked.bridge_transit_p50_ms",
         "linked.bridge_transit_p99_ms",
         "linked.hall_rtt_ms",
+        "linked.opponent_move_to_display_p99_ms",
+        "linked.cut_to_both_held_ms",
+        "linked.charged_for_mirroring_ms",
     }
     assert all(unit == "ms" for _, unit in figures.values())
     # the lines' delays were applied: a transit crosses two lines one way (2 x 30 ms at

@@ -33,6 +33,7 @@ from wuzi.bus.schemas import Message, RefereeState, TableEvent, TableState
 from wuzi.sim.devices.runner import monotonic_ms, run_boards
 from wuzi.sim.devices.virtual_board import VirtualBoard
 from wuzi.sim.devices.virtual_clock import VirtualClock
+from wuzi.sim.venue_file import table_toml
 
 __all__ = [
     "HOST_ID",
@@ -327,12 +328,7 @@ def write_venue(
         f'id = "{HOST_ID}"',
     ]
     for n, (board, clock) in enumerate(zip(sim.board_paths, sim.clock_paths, strict=True), 1):
-        lines += [
-            "  [[hosts.tables]]",
-            f"  number = {n}",
-            f'  board_port = "{board}"',
-            f'  clock_port = "{clock}"',
-        ]
+        lines += table_toml(n, board, clock)
     lines += [
         "[defaults]",
         f'ruleset = "{ruleset}"',

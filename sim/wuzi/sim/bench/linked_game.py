@@ -33,6 +33,7 @@ from wuzi.link import segments
 from wuzi.sim.box import SimTables
 from wuzi.sim.devices.runner import monotonic_ms
 from wuzi.sim.net.halls import BridgedHalls, Tap
+from wuzi.sim.venue_file import table_toml
 from wuzi.table.away_table import HELD_TEXT, point_text
 from wuzi.table.line_messages import OwnerTruth
 
@@ -52,6 +53,7 @@ _MOVES = (  # black's, white's: no five before the end
 
 def _venue(path: Path, venue: str, other: str, url: str, central: str, sim: SimTables) -> None:
     owner = "here" if venue == A else "there"
+    table = "\n".join(table_toml(1, sim.board_paths[0], sim.clock_paths[0]))
     path.write_text(
         f"""[venue]
 id = "{venue}"
@@ -60,10 +62,7 @@ name = "Bench hall {venue}"
 url = "{url}"
 [[hosts]]
 id = "pi-1"
-  [[hosts.tables]]
-  number = 1
-  board_port = "{sim.board_paths[0]}"
-  clock_port = "{sim.clock_paths[0]}"
+{table}
 [defaults]
 ruleset = "renju"
 opening = "free"

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from wuzi.sim import box
+from wuzi.sim.venue_file import table_toml
 
 __all__ = ["load_page_ms", "run_idle"]
 
@@ -70,8 +71,7 @@ def _venue_file(folder: Path, broker_url: str) -> Path:
             "[venue]", 'id = "bench"', 'name = "Bench hall"',
             "[broker]", f'url = "{broker_url}"',
             "[[hosts]]", 'id = "pi-1"',
-            "  [[hosts.tables]]", "  number = 1",
-            '  board_port = "sim://board/1"', '  clock_port = "sim://clock/1"',
+            *table_toml(1, "sim://board/1", "sim://clock/1"),
             "[broadcast]", "delay_minutes = 15",
         ]) + "\n"
     )  # fmt: skip

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from wuzi.sim.venue_file import table_toml
 from wuzi.tournament import cli as tournament_cli
 
 __all__ = [
@@ -31,7 +32,6 @@ __all__ = [
     "DemoTeam",
     "create_event",
     "demo_teams",
-    "table_toml",
     "write_venue_file",
 ]
 
@@ -76,16 +76,6 @@ def demo_teams(seed: int) -> list[DemoTeam]:
             boards.append((name, sex, rating))
         teams.append(DemoTeam(team, rank, tuple(boards)))
     return teams
-
-
-def table_toml(number: int, board: str, clock: str) -> list[str]:
-    """One ``[[hosts.tables]]`` entry of a venue file: the table and its devices' ports."""
-    return [
-        "  [[hosts.tables]]",
-        f"  number = {number}",
-        f'  board_port = "{board}"',
-        f'  clock_port = "{clock}"',
-    ]
 
 
 def write_venue_file(

@@ -34,7 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from wuzi.sim.final.setup import REFEREE, table_toml
+from wuzi.sim.final.setup import REFEREE
+from wuzi.sim.venue_file import table_toml
 from wuzi.tournament import cli as tournament_cli
 
 __all__ = [

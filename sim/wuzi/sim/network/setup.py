@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wuzi.sim.final.setup import DemoTeam, table_toml
+from wuzi.sim.final.setup import DemoTeam
+from wuzi.sim.venue_file import table_toml
 
 __all__ = [
     "BOARDS",
