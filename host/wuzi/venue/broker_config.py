@@ -240,8 +240,7 @@ def acl_rules(venue: VenueConfig) -> dict[str, tuple[AclRule, ...]]:
             found = _director_live_rules(venue.id)
             found += [AclRule(a, t) for a, t in hall_director_rules(venue, live=True)]
         elif user.role == "hall-bridge":
-            hall = next(h for h in venue.halls if h.venue == user.ident)
-            found = [AclRule(a, t) for a, t in hall_bridge_rules(venue.id, hall)]
+            found = [AclRule(a, t) for a, t in hall_bridge_rules(venue.id, user.ident)]
         elif user.role in ("referee", "referee-send"):
             found = _referee_rules(venue.id)
         elif user.role == "broadcast":  # read table/, write public/ (docs/broadcast.md)

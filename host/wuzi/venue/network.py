@@ -38,7 +38,6 @@ Pure.
 from __future__ import annotations
 
 from wuzi.bus import topics
-from wuzi.config.halls import HallConfig
 from wuzi.config.venue import VenueConfig
 from wuzi.venue.bridge import BridgeError, conf_value
 from wuzi.venue.links import central_login_lines
@@ -89,13 +88,14 @@ def network_host_rules(venue: VenueConfig) -> list[tuple[str, str]]:
     return [(READWRITE, _tree(venue.id, "line")), (READ, _tree(_ANY_VENUE, "line"))]
 
 
-def hall_bridge_rules(event_venue: str, hall: HallConfig) -> list[tuple[str, str]]:
-    """A hall's bridge account at the central broker (module doc)."""
-    rules = [(WRITE, _tree(hall.venue, level)) for level in ("table", "host", "line")]
-    rules.append((READ, _tree(hall.venue, "assignments")))
-    rules.append((READ, _tree(_ANY_VENUE, "line")))
-    rules.append((READ, _tree(event_venue, "competition")))
-    return rules
+def hall_bridge_rules(event_venue: str, hall_venue: str) -> list[tuple[str, str]]:
+    """A hall's bridge account at the central broker (module doc): it writes what its
+    bridge carries out and reads what it carries in, so the ACL cannot drift from the
+    bridge's topics (`network_topics`)."""
+    return [
+        (WRITE if way == "out" else READ, pattern)
+        for pattern, way in network_topics(hall_venue, event_venue)
+    ]
 
 
 def hall_director_rules(venue: VenueConfig, *, live: bool) -> list[tuple[str, str]]:
