@@ -28,6 +28,7 @@ from support.public_feed import live_publisher, live_state, now_ms
 from support.web import (
     ARGS,
     CHROMIUM,
+    SCREENSHOTS,
     WebSocketsBroker,
     competition,
     publish_public,
@@ -37,8 +38,6 @@ from support.web import (
 from wuzi.bus import topics
 from wuzi.bus.schemas import CompetitionState, StandingLine
 
-REPO = Path(__file__).resolve().parents[2]
-OUTPUT = REPO / "build" / "test-output"
 TABS = 20
 
 pytestmark = pytest.mark.skipif(
@@ -65,8 +64,8 @@ def web_cmd(venue_file: Path, port: int, broker: WebSocketsBroker) -> list[str]:
 def shot(page: Page, tmp_path: Path, name: str) -> Path:
     path = tmp_path / name
     page.screenshot(path=str(path), full_page=True)
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, OUTPUT / name)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, SCREENSHOTS / name)
     return path
 
 
@@ -179,8 +178,8 @@ def test_the_page_in_chromium(ws_broker: WebSocketsBroker, tmp_path: Path) -> No
         browser.close()
     host.close()
     metrics = {"browser_tabs": TABS, "public_state_to_browser_ms": latency_ms}
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    (OUTPUT / "web-browser-metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / "web-browser-metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     print(json.dumps(metrics))
 
 

@@ -21,11 +21,10 @@ from test_web_browser import ARGS, CHROMIUM, competition
 
 from support.broker import free_port, wait_until
 from support.public_feed import live_publisher, live_state
-from support.web import WebSocketsBroker, publish_public, write_venue
+from support.web import SCREENSHOTS, WebSocketsBroker, publish_public, write_venue
 from wuzi.cli import main
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-OUTPUT = Path(__file__).resolve().parents[2] / "build" / "test-output"  # looked at, not kept
 MIN_CELL_PX_320 = 14.0
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium")
@@ -155,7 +154,7 @@ def test_the_exported_page_reads_well_at_every_width(site: tuple[str, WebSockets
             assert {"coord", "on-b", "on-w"} <= on_board, on_board
             low = [t for t in texts if t["ratio"] < t["need"]]
             assert not low, f"{scheme}: {low}"
-            OUTPUT.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(OUTPUT / f"web-game-320-{scheme}.png"), full_page=True)
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"web-game-320-{scheme}.png"), full_page=True)
             context.close()
         browser.close()

@@ -21,13 +21,19 @@
       const b = e.getBBox(); if (x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height) return parse(fill); }
     return background(text.closest("svg")); };
   const out = [];
+  // one measure for both kinds of text: the ratio, and the need by its size on screen
+  const measure = (el, fg, bg, s, px, tag, cls) => {
+    const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+    const large = px >= 24 || (Number(s.fontWeight) >= 700 && px >= 18.66);
+    out.push({ text: el.textContent.trim().slice(0, 40), ratio: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100,
+      need: large ? 3 : 4.5, tag, cls });
+  };
   for (const el of document.querySelectorAll("svg text")) {
     if (el.closest("[hidden]") || !el.getClientRects().length || !el.textContent.trim()) continue;
-    const bg = over(under(el), [255, 255, 255, 1]); const fg = over(parse(getComputedStyle(el).fill), bg);
-    const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
-    const size = parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a;
-    out.push({ text: el.textContent.trim(), ratio: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100,
-      need: size >= 24 ? 3 : 4.5, tag: "svg text", cls: el.getAttribute("class") || "" });
+    const s = getComputedStyle(el);
+    const bg = over(under(el), [255, 255, 255, 1]);
+    const px = parseFloat(s.fontSize) * el.getScreenCTM().a;
+    measure(el, over(parse(s.fill), bg), bg, s, px, "svg text", el.getAttribute("class") || "");
   }
   for (const el of document.querySelectorAll("body *")) {
     if (el.closest("svg") || el.closest("[hidden]")) continue;
@@ -35,13 +41,8 @@
     if (!own || !el.getClientRects().length) continue;
     const s = getComputedStyle(el);
     if (s.visibility === "hidden" || Number(s.opacity) === 0) continue;
-    const bg = background(el); const fg = over(parse(s.color), bg);
-    const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
-    const ratio = (hi + 0.05) / (lo + 0.05);
-    const size = parseFloat(s.fontSize); const bold = Number(s.fontWeight) >= 700;
-    const large = size >= 24 || (bold && size >= 18.66);
-    out.push({ text: el.textContent.trim().slice(0, 40), ratio: Math.round(ratio * 100) / 100,
-      need: large ? 3 : 4.5, tag: el.tagName, cls: el.className });
+    const bg = background(el);
+    measure(el, over(parse(s.color), bg), bg, s, parseFloat(s.fontSize), el.tagName, el.className);
   }
   return out;
 }

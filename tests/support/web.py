@@ -119,6 +119,9 @@ def publish_public(client: BusClient, venue: str, messages: list[Message]) -> No
     assert client.wait_drained(10)
 
 
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "test-output"
+"""Where the page's tests leave their screenshots and metrics, for a person to look at
+(not kept; docs/ holds the ones the README shows)."""
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's Chromium (scripts/system-deps.sh dev), driven by Playwright in the page's tests."""
 # as root: no sandbox; nothing of Google's services

@@ -60,12 +60,11 @@ function boardSvg(moves, offers, upTo, numbers, coords) {
   const shown = moves.slice(0, upTo);
   const xy = (p) => [p % SIZE, SIZE - 1 - Math.floor(p / SIZE)];
   const pad0 = coords ? 1.1 : 0.6;
+  const span = SIZE - 1 + pad0 + 0.6;
   const parts = [
-    `<svg class="board" viewBox="${-pad0} -0.6 ${SIZE - 1 + pad0 + 0.6} ${SIZE - 1 + pad0 + 0.6}"`
-      + ` role="img" aria-label="board">`,
+    `<svg class="board" viewBox="${-pad0} -0.6 ${span} ${span}" role="img" aria-label="board">`,
     // the wood fills the view, so the coordinates are printed on it as on a real board
-    `<rect class="wood" x="${-pad0}" y="-0.6" width="${SIZE - 1 + pad0 + 0.6}"`
-      + ` height="${SIZE - 1 + pad0 + 0.6}" rx=".2"/>`,
+    `<rect class="wood" x="${-pad0}" y="-0.6" width="${span}" height="${span}" rx=".2"/>`,
   ];
   for (let i = 0; i < SIZE; i++) {
     parts.push(`<line x1="0" y1="${i}" x2="${SIZE - 1}" y2="${i}"/>`);
